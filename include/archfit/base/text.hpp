@@ -1,0 +1,20 @@
+// Small string helpers shared by every module: quoting input for messages,
+// splitting and trimming.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace archfit {
+
+// The input as a double-quoted, escaped string for error messages:
+// quoted("a\tb") == "\"a\\tb\"". Long inputs are cut with "..." after max_len bytes.
+std::string quoted(std::string_view text, std::size_t max_len = 200);
+
+std::string_view trim(std::string_view text);
+std::vector<std::string_view> split(std::string_view text, char separator);
+bool starts_with_ci(std::string_view text, std::string_view prefix);
+std::string to_lower(std::string_view text);
+
+}  // namespace archfit

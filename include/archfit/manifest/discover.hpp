@@ -1,0 +1,17 @@
+// Finding the workloads of one parsed document.
+#pragma once
+
+#include <archfit/manifest/kinds.hpp>
+#include <archfit/manifest/workload.hpp>
+#include <archfit/yaml/node.hpp>
+
+#include <vector>
+
+namespace archfit::manifest {
+
+// The workloads in a document, in document order: the object itself, or the
+// items of a `kind: List` (or any kind ending in "List"). Documents that are
+// not mappings, have no kind, or are CustomResourceDefinitions give none.
+std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds);
+
+}  // namespace archfit::manifest

@@ -1,0 +1,94 @@
+#include <archfit/base/error.hpp>
+#include <archfit/yaml/stream.hpp>
+
+#include <limits>
+
+namespace archfit::yaml {
+
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+// Length of the line starting at `pos`, including its line break (LF, CRLF or a
+// lone CR, which libyaml also counts as a line break).
+std::size_t line_length(std::string_view s, std::size_t pos) {
+  std::size_t i = pos;
+  while (i < s.size() && s[i] != '\n' && s[i] != '\r') ++i;
+  if (i < s.size()) {
+    if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
+    ++i;
+  }
+  return i - pos;
+}
+
+bool is_marker(std::string_view line, char c) {
+  if (line.size() < 3 || line[0] != c || line[1] != c || line[2] != c) return false;
+  if (line.size() == 3) return true;
+  char next = line[3];
+  return next == ' ' || next == '\t' || next == '\n' || next == '\r';
+}
+
+// Comment, blank or whitespace-only line.
+bool is_blank_or_comment(std::string_view line) {
+  for (char c : line) {
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    return c == '#';
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<DocumentText> split_stream(std::string_view stream) {
+  if (stream.size() > std::numeric_limits<std::uint32_t>::max()) {
+    fail(ErrorKind::Input, "input is larger than 4 GiB; split it into several files");
+  }
+  std::vector<DocumentText> docs;
+  if (stream.empty()) return docs;
+  DocumentText current;
+  std::size_t start = 0;  // of `current`
+  std::uint32_t line_no = 0;
+
+  auto close_at = [&](std::size_t pos, std::uint32_t next_line) {
+    current.text = stream.substr(start, pos - start);
+    current.offset = static_cast<std::uint32_t>(start);
+    docs.push_back(current);
+    current = DocumentText{};
+    current.first_line = next_line;
+    start = pos;
+  };
+
+  std::size_t pos = 0;
+  if (stream.substr(0, kBom.size()) == kBom) pos = kBom.size();
+  while (pos < stream.size()) {
+    std::size_t len = line_length(stream, pos);
+    std::string_view line = stream.substr(pos, len);
+    if (is_marker(line, '-')) {
+      if (current.explicit_start || current.has_content) close_at(pos, line_no);
+      current.explicit_start = true;
+      if (!is_blank_or_comment(line.substr(3))) current.has_content = true;
+    } else if (is_marker(line, '.')) {
+      close_at(pos + len, line_no + 1);
+    } else if (!is_blank_or_comment(line)) {
+      bool directive = line[0] == '%' && !current.explicit_start && !current.has_content;
+      if (!directive) current.has_content = true;
+    }
+    pos += len;
+    ++line_no;
+  }
+
+  // What is left: a document, or only comments after a `...`, which stay with
+  // the document they follow.
+  bool leftover_is_trailer = !current.explicit_start && !current.has_content && !docs.empty();
+  if (leftover_is_trailer) {
+    if (start < stream.size()) {
+      DocumentText& last = docs.back();
+      last.text = stream.substr(last.offset, stream.size() - last.offset);
+    }
+  } else {
+    close_at(stream.size(), line_no);
+  }
+  return docs;
+}
+
+}  // namespace archfit::yaml

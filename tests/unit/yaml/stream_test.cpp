@@ -1,0 +1,84 @@
+#include <archfit/yaml/stream.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace archfit::yaml {
+namespace {
+
+std::string join(const std::vector<DocumentText>& docs) {
+  std::string out;
+  for (const auto& d : docs) out += d.text;
+  return out;
+}
+
+struct SplitCase {
+  const char* name;
+  std::string input;
+  std::vector<std::string> pieces;
+};
+
+class SplitStream : public ::testing::TestWithParam<SplitCase> {};
+
+TEST_P(SplitStream, PiecesAndRoundTrip) {
+  const SplitCase& c = GetParam();
+  auto docs = split_stream(c.input);
+  ASSERT_EQ(docs.size(), c.pieces.size());
+  for (std::size_t i = 0; i < docs.size(); ++i) {
+    EXPECT_EQ(std::string(docs[i].text), c.pieces[i]) << "piece " << i;
+  }
+  EXPECT_EQ(join(docs), c.input);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, SplitStream,
+    ::testing::Values(
+        SplitCase{"single_implicit", "a: 1\n", {"a: 1\n"}},
+        SplitCase{"two_explicit", "---\na: 1\n---\nb: 2\n", {"---\na: 1\n", "---\nb: 2\n"}},
+        SplitCase{"leading_comment_joins_first", "# head\n---\na: 1\n", {"# head\n---\na: 1\n"}},
+        SplitCase{"implicit_then_explicit", "a: 1\n---\nb: 2", {"a: 1\n", "---\nb: 2"}},
+        SplitCase{"marker_with_comment", "--- # one\na: 1\n--- # two\nb: 2\n",
+                  {"--- # one\na: 1\n", "--- # two\nb: 2\n"}},
+        SplitCase{"end_marker_then_bare", "a: 1\n...\nb: 2\n", {"a: 1\n...\n", "b: 2\n"}},
+        SplitCase{"end_marker_comment_then_doc", "a: 1\n...\n# c\n---\nb: 2\n",
+                  {"a: 1\n...\n", "# c\n---\nb: 2\n"}},
+        SplitCase{"trailing_comment_after_end", "a: 1\n...\n# tail\n", {"a: 1\n...\n# tail\n"}},
+        SplitCase{"empty_documents", "---\n---\n---\n", {"---\n", "---\n", "---\n"}},
+        SplitCase{"crlf", "---\r\na: 1\r\n---\r\nb: 2\r\n", {"---\r\na: 1\r\n", "---\r\nb: 2\r\n"}},
+        SplitCase{"lone_cr", "a: 1\r---\rb: 2", {"a: 1\r", "---\rb: 2"}},
+        SplitCase{"bom", "\xEF\xBB\xBF---\na: 1\n---\nb: 2\n",
+                  {"\xEF\xBB\xBF---\na: 1\n", "---\nb: 2\n"}},
+        SplitCase{"not_markers", "a: ---\n----\n--- x\n", {"a: ---\n----\n", "--- x\n"}},
+        SplitCase{"indented_dashes_stay", "a: |\n  ---\n  text\n", {"a: |\n  ---\n  text\n"}},
+        SplitCase{"directive", "%YAML 1.1\n---\na: 1\n", {"%YAML 1.1\n---\na: 1\n"}},
+        SplitCase{"only_comments", "# just a comment\n", {"# just a comment\n"}},
+        SplitCase{"tab_after_marker", "---\ta: 1\n---\tb\n", {"---\ta: 1\n", "---\tb\n"}}),
+    [](const auto& test) { return test.param.name; });
+
+TEST(SplitStream, EmptyInputHasNoDocuments) { EXPECT_TRUE(split_stream("").empty()); }
+
+TEST(SplitStream, LinesAndOffsets) {
+  std::string in = "# c\n---\na: 1\n\n---\r\nb: 2\r\n...\nc: 3\n";
+  auto docs = split_stream(in);
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(docs[0].first_line, 0u);
+  EXPECT_EQ(docs[1].first_line, 4u);
+  EXPECT_EQ(docs[1].offset, in.find("---\r\n"));
+  EXPECT_EQ(docs[2].first_line, 7u);
+  EXPECT_TRUE(docs[0].explicit_start);
+  EXPECT_TRUE(docs[0].has_content);
+  EXPECT_FALSE(docs[2].explicit_start);
+  EXPECT_TRUE(docs[2].has_content);
+}
+
+TEST(SplitStream, ContentFlags) {
+  auto docs = split_stream("---\n# only a comment\n---\n---\nx: 1\n");
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_FALSE(docs[0].has_content);
+  EXPECT_FALSE(docs[1].has_content);
+  EXPECT_TRUE(docs[2].has_content);
+}
+
+}  // namespace
+}  // namespace archfit::yaml
