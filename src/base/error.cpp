@@ -1,6 +1,6 @@
-#include <archfit/base/error.hpp>
-
 #include <utility>
+
+#include <archfit/base/error.hpp>
 
 namespace archfit {
 

@@ -1,12 +1,12 @@
-#include <archfit/base/error.hpp>
-#include <archfit/base/file.hpp>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
 
 namespace archfit {
 
@@ -57,6 +57,8 @@ std::string read_file(const std::filesystem::path& path) {
   }
 }
 
-std::string read_stdin() { return read_fd(STDIN_FILENO, "<stdin>", 0); }
+std::string read_stdin() {
+  return read_fd(STDIN_FILENO, "<stdin>", 0);
+}
 
 }  // namespace archfit

@@ -1,7 +1,7 @@
+#include <limits>
+
 #include <archfit/base/error.hpp>
 #include <archfit/yaml/stream.hpp>
-
-#include <limits>
 
 namespace archfit::yaml {
 
@@ -13,7 +13,8 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 // lone CR, which libyaml also counts as a line break).
 std::size_t line_length(std::string_view s, std::size_t pos) {
   std::size_t i = pos;
-  while (i < s.size() && s[i] != '\n' && s[i] != '\r') ++i;
+  while (i < s.size() && s[i] != '\n' && s[i] != '\r')
+    ++i;
   if (i < s.size()) {
     if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
     ++i;

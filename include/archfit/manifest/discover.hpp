@@ -1,11 +1,11 @@
 // Finding the workloads of one parsed document.
 #pragma once
 
+#include <vector>
+
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/manifest/workload.hpp>
 #include <archfit/yaml/node.hpp>
-
-#include <vector>
 
 namespace archfit::manifest {
 

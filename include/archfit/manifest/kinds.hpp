@@ -24,7 +24,7 @@ class KindTable {
   // DeploymentConfig as extra kinds.
   static KindTable defaults();
 
-  void add(KindRule rule);       // an extra kind (config `kinds.extra`)
+  void add(KindRule rule);              // an extra kind (config `kinds.extra`)
   void exclude(std::string_view kind);  // config `kinds.exclude`
 
   // The rule for an object, or nullptr when it holds no pod template.

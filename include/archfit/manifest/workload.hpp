@@ -3,19 +3,19 @@
 // pod templates carries the containers whose images decide where it can run.
 #pragma once
 
-#include <archfit/yaml/node.hpp>
-
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <archfit/yaml/node.hpp>
 
 namespace archfit::manifest {
 
 struct Container {
   yaml::NodeRef node;  // the container's mapping
   std::string name;
-  bool init = false;   // from initContainers
-  yaml::NodeRef image;  // the `image` value node; null when the key is missing
+  bool init = false;        // from initContainers
+  yaml::NodeRef image;      // the `image` value node; null when the key is missing
   std::string image_ref;    // the image string; "" when missing or not a string
   std::string pull_policy;  // imagePullPolicy as written; "" when not set
 };
@@ -28,7 +28,7 @@ struct PodTemplate {
   std::string path;    // from the object, e.g. "spec.jobTemplate.spec.template"; "" for a Pod
   std::string namespace_name;  // the object's metadata.namespace ("" when not set)
   std::vector<std::pair<std::string, std::string>> labels;  // template metadata.labels
-  std::vector<Container> containers;  // containers, then initContainers
+  std::vector<Container> containers;                        // containers, then initContainers
 };
 
 struct Workload {

@@ -4,13 +4,13 @@
 // for messages. Trees are immutable once built; NodeRef is a cheap handle.
 #pragma once
 
-#include <archfit/yaml/scalar.hpp>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <archfit/yaml/scalar.hpp>
 
 namespace archfit::yaml {
 

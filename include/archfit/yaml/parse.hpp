@@ -1,11 +1,11 @@
 // Parsing one document's text into a Tree with libyaml.
 #pragma once
 
-#include <archfit/yaml/node.hpp>
-
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
+
+#include <archfit/yaml/node.hpp>
 
 namespace archfit::yaml {
 

@@ -1,15 +1,16 @@
-#include <archfit/yaml/stream.hpp>
+#include <string>
 
 #include <gtest/gtest.h>
 
-#include <string>
+#include <archfit/yaml/stream.hpp>
 
 namespace archfit::yaml {
 namespace {
 
 std::string join(const std::vector<DocumentText>& docs) {
   std::string out;
-  for (const auto& d : docs) out += d.text;
+  for (const auto& d : docs)
+    out += d.text;
   return out;
 }
 
@@ -38,16 +39,19 @@ INSTANTIATE_TEST_SUITE_P(
         SplitCase{"two_explicit", "---\na: 1\n---\nb: 2\n", {"---\na: 1\n", "---\nb: 2\n"}},
         SplitCase{"leading_comment_joins_first", "# head\n---\na: 1\n", {"# head\n---\na: 1\n"}},
         SplitCase{"implicit_then_explicit", "a: 1\n---\nb: 2", {"a: 1\n", "---\nb: 2"}},
-        SplitCase{"marker_with_comment", "--- # one\na: 1\n--- # two\nb: 2\n",
+        SplitCase{"marker_with_comment",
+                  "--- # one\na: 1\n--- # two\nb: 2\n",
                   {"--- # one\na: 1\n", "--- # two\nb: 2\n"}},
         SplitCase{"end_marker_then_bare", "a: 1\n...\nb: 2\n", {"a: 1\n...\n", "b: 2\n"}},
-        SplitCase{"end_marker_comment_then_doc", "a: 1\n...\n# c\n---\nb: 2\n",
+        SplitCase{"end_marker_comment_then_doc",
+                  "a: 1\n...\n# c\n---\nb: 2\n",
                   {"a: 1\n...\n", "# c\n---\nb: 2\n"}},
         SplitCase{"trailing_comment_after_end", "a: 1\n...\n# tail\n", {"a: 1\n...\n# tail\n"}},
         SplitCase{"empty_documents", "---\n---\n---\n", {"---\n", "---\n", "---\n"}},
         SplitCase{"crlf", "---\r\na: 1\r\n---\r\nb: 2\r\n", {"---\r\na: 1\r\n", "---\r\nb: 2\r\n"}},
         SplitCase{"lone_cr", "a: 1\r---\rb: 2", {"a: 1\r", "---\rb: 2"}},
-        SplitCase{"bom", "\xEF\xBB\xBF---\na: 1\n---\nb: 2\n",
+        SplitCase{"bom",
+                  "\xEF\xBB\xBF---\na: 1\n---\nb: 2\n",
                   {"\xEF\xBB\xBF---\na: 1\n", "---\nb: 2\n"}},
         SplitCase{"not_markers", "a: ---\n----\n--- x\n", {"a: ---\n----\n", "--- x\n"}},
         SplitCase{"indented_dashes_stay", "a: |\n  ---\n  text\n", {"a: |\n  ---\n  text\n"}},
@@ -56,7 +60,9 @@ INSTANTIATE_TEST_SUITE_P(
         SplitCase{"tab_after_marker", "---\ta: 1\n---\tb\n", {"---\ta: 1\n", "---\tb\n"}}),
     [](const auto& test) { return test.param.name; });
 
-TEST(SplitStream, EmptyInputHasNoDocuments) { EXPECT_TRUE(split_stream("").empty()); }
+TEST(SplitStream, EmptyInputHasNoDocuments) {
+  EXPECT_TRUE(split_stream("").empty());
+}
 
 TEST(SplitStream, LinesAndOffsets) {
   std::string in = "# c\n---\na: 1\n\n---\r\nb: 2\r\n...\nc: 3\n";

@@ -1,0 +1,44 @@
+#include "support/corpus.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace archfit::testing {
+
+std::filesystem::path corpus_dir() {
+  std::filesystem::path dir = ARCHFIT_CORPUS_DIR;
+  if (dir.empty() || !std::filesystem::exists(dir / "SOURCES.md")) {
+    ADD_FAILURE() << "the manifest corpus was not found (configure with "
+                     "-DARCHFIT_CORPUS_DIR=/path/to/shared/corpus)";
+  }
+  return dir;
+}
+
+std::vector<std::filesystem::path> corpus_files() {
+  std::vector<std::filesystem::path> files;
+  std::filesystem::path dir = corpus_dir();
+  if (dir.empty() || !std::filesystem::exists(dir)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".yaml") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.size() != 22) ADD_FAILURE() << "expected 22 corpus files, found " << files.size();
+  return files;
+}
+
+std::string read(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) ADD_FAILURE() << "cannot read " << path;
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+std::filesystem::path source_dir() {
+  return ARCHFIT_SOURCE_DIR;
+}
+
+}  // namespace archfit::testing
