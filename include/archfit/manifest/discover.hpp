@@ -11,7 +11,8 @@ namespace archfit::manifest {
 
 // The workloads in a document, in document order: the object itself, or the
 // items of a `kind: List` (or any kind ending in "List"). Documents that are
-// not mappings, have no kind, or are CustomResourceDefinitions give none.
+// not mappings, have no kind, or are CustomResourceDefinitions give none, and
+// so do objects whose kind runs pods but which hold no pod template.
 std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds);
 
 }  // namespace archfit::manifest

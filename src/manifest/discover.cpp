@@ -1,0 +1,143 @@
+#include <string>
+#include <string_view>
+
+#include <archfit/manifest/discover.hpp>
+
+namespace archfit::manifest {
+
+namespace {
+
+using yaml::NodeRef;
+
+std::string string_at(NodeRef mapping, std::string_view key) {
+  NodeRef value = mapping.resolved().get(key).resolved();
+  return value.is_scalar() ? std::string(value.scalar()) : std::string();
+}
+
+std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
+  std::vector<std::pair<std::string, std::string>> out;
+  mapping = mapping.resolved();
+  if (!mapping.is_mapping()) return out;
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    NodeRef k = mapping.key(i).resolved();
+    NodeRef v = mapping.value(i).resolved();
+    if (k.is_scalar() && v.is_scalar()) out.emplace_back(k.scalar(), v.scalar());
+  }
+  return out;
+}
+
+void add_containers(NodeRef spec, std::string_view field, bool init, std::vector<Container>& out) {
+  NodeRef list = spec.get(field).resolved();
+  if (!list.is_sequence()) return;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    NodeRef item = list.item(i).resolved();
+    if (!item.is_mapping()) continue;
+    Container c;
+    c.node = item;
+    c.init = init;
+    c.name = string_at(item, "name");
+    c.image = item.get("image");
+    NodeRef image = c.image.resolved();
+    if (image.is_scalar()) c.image_ref = std::string(image.scalar());
+    c.pull_policy = string_at(item, "imagePullPolicy");
+    out.push_back(std::move(c));
+  }
+}
+
+// Follows a dotted path in which "name[]" visits every item of a list, and
+// calls `found` with each node reached and its concrete path.
+template <typename Found>
+void walk(NodeRef node, std::string_view path, std::string& concrete, Found&& found) {
+  node = node.resolved();
+  if (path.empty()) {
+    found(node, concrete);
+    return;
+  }
+  std::size_t dot = path.find('.');
+  std::string_view step = path.substr(0, dot);
+  std::string_view rest = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+  bool every = step.size() > 2 && step.substr(step.size() - 2) == "[]";
+  if (every) step.remove_suffix(2);
+  NodeRef next = node.get(step).resolved();
+  if (!next) return;
+  std::size_t mark = concrete.size();
+  if (!concrete.empty()) concrete += '.';
+  concrete += step;
+  if (!every) {
+    walk(next, rest, concrete, found);
+  } else if (next.is_sequence()) {
+    std::size_t base = concrete.size();
+    for (std::size_t i = 0; i < next.size(); ++i) {
+      concrete += '[' + std::to_string(i) + ']';
+      walk(next.item(i), rest, concrete, found);
+      concrete.resize(base);
+    }
+  }
+  concrete.resize(mark);
+}
+
+Workload make_workload(NodeRef object, const KindRule& rule, std::string path) {
+  Workload w;
+  w.object = object;
+  w.api_version = string_at(object, "apiVersion");
+  w.kind = string_at(object, "kind");
+  NodeRef metadata = object.get("metadata").resolved();
+  w.name = string_at(metadata, "name");
+  w.namespace_name = string_at(metadata, "namespace");
+  w.labels = string_map(metadata.get("labels"));
+  w.path = std::move(path);
+
+  std::string concrete;
+  walk(object, rule.pod_template, concrete, [&](NodeRef node, const std::string& where) {
+    NodeRef spec = node.get("spec").resolved();
+    if (!node.is_mapping() || !spec.is_mapping()) return;
+    PodTemplate t;
+    t.node = node;
+    t.spec = spec;
+    t.path = where;
+    t.namespace_name = w.namespace_name;
+    t.labels = string_map(node.get("metadata").resolved().get("labels"));
+    add_containers(spec, "containers", false, t.containers);
+    add_containers(spec, "initContainers", true, t.containers);
+    w.templates.push_back(std::move(t));
+  });
+  return w;
+}
+
+bool is_list_kind(std::string_view kind) {
+  return kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
+}
+
+void discover_object(NodeRef object, const KindTable& kinds, std::string path,
+                     std::vector<Workload>& out, bool allow_list) {
+  object = object.resolved();
+  if (!object.is_mapping()) return;
+  std::string api_version = string_at(object, "apiVersion");
+  std::string kind = string_at(object, "kind");
+  if (kind.empty() || kind == "CustomResourceDefinition") return;
+  if (allow_list && is_list_kind(kind)) {
+    NodeRef items = object.get("items").resolved();
+    if (!items.is_sequence()) return;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      discover_object(items.item(i), kinds, "items[" + std::to_string(i) + "]", out, false);
+    }
+    return;
+  }
+  if (const KindRule* rule = kinds.find(api_version, kind)) {
+    // An object of a pod-running kind without a template (an Argo Rollout
+    // with a workloadRef, an AnalysisTemplate with only metric queries) has
+    // nothing to place.
+    Workload w = make_workload(object, *rule, std::move(path));
+    if (!w.templates.empty()) out.push_back(std::move(w));
+  }
+}
+
+}  // namespace
+
+std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds) {
+  std::vector<Workload> out;
+  discover_object(tree.root(), kinds, "", out, true);
+  return out;
+}
+
+}  // namespace archfit::manifest
