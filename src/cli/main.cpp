@@ -1,6 +1,33 @@
-#include <cstdio>
+// archfit: make Kubernetes manifests fit the CPU architectures of their images.
+#include <iostream>
 
-int main() {
-  std::puts("archfit " ARCHFIT_VERSION);
-  return 0;
+#include <archfit/base/error.hpp>
+
+#include "cli/commands.hpp"
+
+int main(int argc, char** argv) {
+  using namespace archfit::cli;
+  CLI::App app{
+      "archfit makes rendered Kubernetes manifests fit the CPU architectures their container\n"
+      "images support: it resolves each image's platforms and writes node affinity and\n"
+      "tolerations into pod templates (fix), or reports what is missing (lint)."};
+  app.name("archfit");
+  app.require_subcommand(1);
+  RunState state;
+  add_version_command(app, state);
+  add_images_command(app, state);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kOk : kUsageOrInput;
+  } catch (const archfit::Error& e) {
+    std::cerr << (e.where().line > 0 || !e.where().file.empty() ? "" : "archfit: ") << e.what()
+              << '\n';
+    return e.kind() == archfit::ErrorKind::Resolution ? kUnresolved : kUsageOrInput;
+  } catch (const std::exception& e) {
+    std::cerr << "archfit: internal error: " << e.what() << '\n';
+    return kUsageOrInput;
+  }
+  return state.exit_code;
 }

@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cstring>
 #include <limits>
 
 #include <archfit/base/error.hpp>
@@ -9,18 +11,33 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-// Length of the line starting at `pos`, including its line break (LF, CRLF or a
-// lone CR, which libyaml also counts as a line break).
-std::size_t line_length(std::string_view s, std::size_t pos) {
-  std::size_t i = pos;
-  while (i < s.size() && s[i] != '\n' && s[i] != '\r')
-    ++i;
-  if (i < s.size()) {
-    if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
-    ++i;
+// Finds line ends quickly: memchr for LF, with the next CR cached so that
+// CRLF and lone-CR files (libyaml counts a lone CR as a line break) cost little.
+class LineScanner {
+ public:
+  explicit LineScanner(std::string_view s) : s_(s) {}
+
+  // Length of the line starting at `pos`, including its line break.
+  std::size_t line_length(std::size_t pos) {
+    const char* base = s_.data();
+    std::size_t size = s_.size();
+    if (!cr_known_ || next_cr_ < pos) {
+      cr_known_ = true;
+      const void* cr = std::memchr(base + pos, '\r', size - pos);
+      next_cr_ = cr ? static_cast<const char*>(cr) - base : size;
+    }
+    const void* lf = std::memchr(base + pos, '\n', std::min(size, next_cr_ + 1) - pos);
+    std::size_t end = lf ? static_cast<const char*>(lf) - base : next_cr_;
+    if (end >= size) return size - pos;
+    if (s_[end] == '\r' && end + 1 < size && s_[end + 1] == '\n') ++end;
+    return end + 1 - pos;
   }
-  return i - pos;
-}
+
+ private:
+  std::string_view s_;
+  std::size_t next_cr_ = 0;
+  bool cr_known_ = false;
+};
 
 bool is_marker(std::string_view line, char c) {
   if (line.size() < 3 || line[0] != c || line[1] != c || line[2] != c) return false;
@@ -61,8 +78,9 @@ std::vector<DocumentText> split_stream(std::string_view stream) {
 
   std::size_t pos = 0;
   if (stream.substr(0, kBom.size()) == kBom) pos = kBom.size();
+  LineScanner lines(stream);
   while (pos < stream.size()) {
-    std::size_t len = line_length(stream, pos);
+    std::size_t len = lines.line_length(pos);
     std::string_view line = stream.substr(pos, len);
     if (is_marker(line, '-')) {
       if (current.explicit_start || current.has_content) close_at(pos, line_no);
@@ -70,7 +88,7 @@ std::vector<DocumentText> split_stream(std::string_view stream) {
       if (!is_blank_or_comment(line.substr(3))) current.has_content = true;
     } else if (is_marker(line, '.')) {
       close_at(pos + len, line_no + 1);
-    } else if (!is_blank_or_comment(line)) {
+    } else if (!current.has_content && !is_blank_or_comment(line)) {
       bool directive = line[0] == '%' && !current.explicit_start && !current.has_content;
       if (!directive) current.has_content = true;
     }

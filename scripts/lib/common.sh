@@ -1,0 +1,49 @@
+# Shared by scripts/setup and scripts/test: installing missing packages and
+# finding the shared manifest corpus. Source it; do not run it.
+
+log() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Runs a command as root: directly when we are root, else through sudo.
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then
+    "$@"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo "$@"
+  else
+    die "need root to run: $* (install the packages by hand or run as root)"
+  fi
+}
+
+# Installs the Debian packages that are not installed yet; runs apt-get update
+# once, and only when something is missing.
+ensure_apt_packages() {
+  local missing=()
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+}
+
+# What building archfit needs.
+BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libyaml-dev rapidjson-dev libcli11-dev
+  libcurl4-openssl-dev libssl-dev)
+
+# The shared corpus of real manifests: $ARCHFIT_CORPUS_DIR, else ../shared/corpus
+# beside the checkout, else /work/shared/corpus.
+find_corpus() {
+  local dir
+  for dir in "${ARCHFIT_CORPUS_DIR:-}" "$PWD/../shared/corpus" /work/shared/corpus; do
+    if [ -n "$dir" ] && [ -f "$dir/SOURCES.md" ]; then
+      (cd "$dir" && pwd)
+      return 0
+    fi
+  done
+  die "the manifest corpus was not found; set ARCHFIT_CORPUS_DIR to the shared/corpus directory"
+}
+

@@ -1,0 +1,26 @@
+// The subcommands of the archfit command line. Each lives in its own file and
+// registers itself on the CLI11 app; main() only wires them and maps errors to
+// exit codes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace archfit::cli {
+
+// Exit codes (DESIGN.md section 3).
+enum ExitCode : int {
+  kOk = 0,
+  kChangesOrFindings = 1,
+  kUsageOrInput = 2,
+  kUnresolved = 3,
+};
+
+// What a subcommand's callback sets for main() to return.
+struct RunState {
+  int exit_code = kOk;
+};
+
+void add_version_command(CLI::App& app, RunState& state);
+void add_images_command(CLI::App& app, RunState& state);
+
+}  // namespace archfit::cli

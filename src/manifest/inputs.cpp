@@ -1,0 +1,78 @@
+#include <algorithm>
+#include <system_error>
+
+#include <archfit/base/error.hpp>
+#include <archfit/manifest/inputs.hpp>
+
+namespace archfit::manifest {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_manifest_name(const fs::path& p) {
+  std::string ext = p.extension().string();
+  return ext == ".yaml" || ext == ".yml";
+}
+
+bool is_hidden(const fs::path& p) {
+  std::string name = p.filename().string();
+  return name.size() > 1 && name[0] == '.' && name != "..";
+}
+
+void add_directory(const fs::path& dir, const std::string& shown, std::vector<InputFile>& out) {
+  std::vector<InputFile> found;
+  std::error_code ec;
+  fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec);
+  if (ec) fail(ErrorKind::Input, "cannot read directory " + shown + ": " + ec.message());
+  for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) fail(ErrorKind::Input, "cannot read directory " + shown + ": " + ec.message());
+    const fs::directory_entry& entry = *it;
+    if (entry.is_directory(ec)) {
+      if (is_hidden(entry.path())) it.disable_recursion_pending();
+      continue;
+    }
+    if (!entry.is_regular_file(ec) || !is_manifest_name(entry.path())) continue;
+    fs::path relative = entry.path().lexically_relative(dir);
+    InputFile file;
+    file.path = entry.path();
+    file.name = (fs::path(shown) / relative).lexically_normal().string();
+    found.push_back(std::move(file));
+  }
+  if (found.empty()) {
+    fail(ErrorKind::Input, "no manifests (*.yaml, *.yml) in directory " + shown);
+  }
+  std::sort(found.begin(), found.end(),
+            [](const InputFile& a, const InputFile& b) { return a.name < b.name; });
+  out.insert(out.end(), found.begin(), found.end());
+}
+
+}  // namespace
+
+std::vector<InputFile> collect_inputs(const std::vector<std::string>& args) {
+  std::vector<InputFile> out;
+  if (args.empty()) {
+    out.push_back(InputFile{"<stdin>", {}, true});
+    return out;
+  }
+  for (const std::string& arg : args) {
+    if (arg == "-") {
+      out.push_back(InputFile{"<stdin>", {}, true});
+      continue;
+    }
+    std::error_code ec;
+    fs::file_status st = fs::status(arg, ec);
+    if (ec || !fs::exists(st)) {
+      fail(ErrorKind::Input, "cannot read " + arg + ": " +
+                                 (ec ? ec.message() : std::string("no such file or directory")));
+    }
+    if (fs::is_directory(st)) {
+      add_directory(arg, arg, out);
+    } else {
+      out.push_back(InputFile{arg, arg, false});
+    }
+  }
+  return out;
+}
+
+}  // namespace archfit::manifest
