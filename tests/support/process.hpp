@@ -1,0 +1,43 @@
+// Runs a program the way a user would, for end-to-end tests of the command line.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace archfit::testing {
+
+struct ProcessResult {
+  int exit_code = -1;  // 128 + signal number when killed by a signal
+  std::string out;
+  std::string err;
+};
+
+struct ProcessOptions {
+  std::string stdin_data;
+  std::filesystem::path cwd;     // empty: inherit
+  std::vector<std::string> env;  // extra NAME=value entries
+};
+
+ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+// run_process with the archfit binary under test as argv[0].
+ProcessResult run_archfit(const std::vector<std::string>& args, const ProcessOptions& options = {});
+
+// A fresh empty directory under the system temp dir, removed when destroyed.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+  // Writes a file (creating parent directories) and returns its path.
+  std::filesystem::path write(const std::string& name, const std::string& content) const;
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace archfit::testing

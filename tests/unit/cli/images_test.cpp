@@ -1,0 +1,69 @@
+// The command line as a user meets it: exit codes and messages.
+#include <gtest/gtest.h>
+
+#include "support/process.hpp"
+
+namespace archfit::testing {
+namespace {
+
+TEST(Cli, VersionPrintsVersion) {
+  ProcessResult r = run_archfit({"version"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out.rfind("archfit ", 0), 0u) << r.out;
+}
+
+TEST(Cli, NoSubcommandIsUsageError) {
+  ProcessResult r = run_archfit({});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("subcommand"), std::string::npos) << r.err;
+}
+
+TEST(Cli, InvalidYamlNamesFileLineColumn) {
+  TempDir dir;
+  dir.write("bad.yaml", "apiVersion: v1\nkind: Pod\n---\nmetadata:\n  name: a: b\n");
+  ProcessResult r = run_archfit({"images", (dir / "bad.yaml").string()});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            (dir / "bad.yaml").string() +
+                ":5:10: cannot parse YAML: mapping values are not allowed in this context\n");
+}
+
+TEST(Cli, InvalidYamlOnStdin) {
+  ProcessOptions o;
+  o.stdin_data = "a: [1,\n";
+  ProcessResult r = run_archfit({"images"}, o);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("<stdin>:2:1: cannot parse YAML:", 0), 0u) << r.err;
+}
+
+TEST(Cli, MissingFileAndEmptyDirectory) {
+  TempDir dir;
+  ProcessResult missing = run_archfit({"images", (dir / "nope.yaml").string()});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("cannot read " + (dir / "nope.yaml").string()), std::string::npos)
+      << missing.err;
+  dir.write("empty/readme.txt", "not a manifest");
+  ProcessResult empty = run_archfit({"images", (dir / "empty").string()});
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_NE(empty.err.find("no manifests (*.yaml, *.yml) in directory"), std::string::npos)
+      << empty.err;
+}
+
+TEST(Cli, ImagesWalksDirectoriesSortedSkippingHidden) {
+  TempDir dir;
+  std::string pod =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+      "  - name: c\n    image: ";
+  dir.write("m/b.yml", pod + "b:1\n");
+  dir.write("m/a.yaml", pod + "a:1\n");
+  dir.write("m/.hidden/c.yaml", pod + "c:1\n");
+  dir.write("m/notes.txt", pod + "d:1\n");
+  ProcessResult r = run_archfit({"images", (dir / "m").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string m = (dir / "m").string();
+  EXPECT_EQ(r.out, m + "/a.yaml:7:12: a:1  (Pod p, container c)\n" + m +
+                       "/b.yml:7:12: b:1  (Pod p, container c)\n");
+}
+
+}  // namespace
+}  // namespace archfit::testing
