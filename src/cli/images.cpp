@@ -1,5 +1,6 @@
 // `archfit images`: every container image of every pod template, where it is
-// written. Shows what archfit reads before it resolves anything.
+// written and under which canonical name archfit looks it up (the lock file's
+// key). Shows what archfit reads before it resolves anything.
 #include <iostream>
 #include <memory>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/image/reference.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -52,7 +54,7 @@ void run_images(const ImagesOptions& options) {
 void add_images_command(CLI::App& app, RunState& /*state*/) {
   auto options = std::make_shared<ImagesOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "images", "List the container image of every pod template, with file, line and column");
+      "images", "List the image of every container with its location and canonical name");
   cmd->add_option("paths", options->paths,
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
   cmd->callback([options] { run_images(*options); });

@@ -61,8 +61,8 @@ TEST(Cli, ImagesWalksDirectoriesSortedSkippingHidden) {
   ProcessResult r = run_archfit({"images", (dir / "m").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string m = (dir / "m").string();
-  EXPECT_EQ(r.out, m + "/a.yaml:7:12: a:1  (Pod p, container c)\n" + m +
-                       "/b.yml:7:12: b:1  (Pod p, container c)\n");
+  EXPECT_EQ(r.out, m + "/a.yaml:7:12: docker.io/library/a:1  (Pod p, container c)\n" + m +
+                       "/b.yml:7:12: docker.io/library/b:1  (Pod p, container c)\n");
 }
 
 }  // namespace

@@ -1,0 +1,70 @@
+// YAML as data: what a document means once styles, comments, anchors and merge
+// keys are gone. Used to check that an edit changed exactly what it meant to,
+// and to build new content before it is rendered as text.
+#pragma once
+
+#include <archfit/yaml/node.hpp>
+#include <archfit/yaml/parse.hpp>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace archfit::yaml {
+
+class Value {
+ public:
+  enum class Type : std::uint8_t { Null, Bool, Int, Float, String, Sequence, Mapping };
+  using Sequence = std::vector<Value>;
+  using Entry = std::pair<std::string, Value>;
+  using Mapping = std::vector<Entry>;  // in document order; keys are unique
+
+  Value() = default;  // null
+  static Value boolean(bool b);
+  static Value integer(std::int64_t i);
+  static Value real(double d);
+  static Value string(std::string s);
+  static Value sequence(Sequence items = {});
+  static Value mapping(Mapping entries = {});
+
+  Type type() const { return static_cast<Type>(data_.index()); }
+  bool is_null() const { return type() == Type::Null; }
+  bool is_string() const { return type() == Type::String; }
+  bool is_sequence() const { return type() == Type::Sequence; }
+  bool is_mapping() const { return type() == Type::Mapping; }
+
+  bool as_bool() const { return std::get<bool>(data_); }
+  std::int64_t as_int() const { return std::get<std::int64_t>(data_); }
+  double as_float() const { return std::get<double>(data_); }
+  const std::string& as_string() const { return std::get<std::string>(data_); }
+  const Sequence& items() const { return std::get<Sequence>(data_); }
+  Sequence& items() { return std::get<Sequence>(data_); }
+  const Mapping& entries() const { return std::get<Mapping>(data_); }
+  Mapping& entries() { return std::get<Mapping>(data_); }
+
+  // Mapping access; nullptr when absent or not a mapping.
+  const Value* find(std::string_view key) const;
+  Value* find(std::string_view key);
+  // Sets `key` (replacing its value in place, or appending). Must be a mapping.
+  Value& set(std::string key, Value value);
+  bool erase(std::string_view key);
+
+  // Equality as data: mappings regardless of key order, numbers by value.
+  friend bool operator==(const Value& a, const Value& b);
+
+ private:
+  std::variant<std::monostate, bool, std::int64_t, double, std::string, Sequence, Mapping> data_;
+};
+
+// The data a node stands for, as Kubernetes reads it: aliases expanded, merge
+// keys (`<<`) applied, keys turned into strings. Throws Error(Input) when
+// expanding aliases would produce more than limits.max_alias_expansion nodes.
+Value to_value(NodeRef node, const Limits& limits = {});
+
+// Compact JSON, for messages and tests.
+std::string to_json(const Value& value);
+
+}  // namespace archfit::yaml

@@ -1,0 +1,276 @@
+#include <archfit/base/error.hpp>
+#include <archfit/yaml/scalar.hpp>
+#include <archfit/yaml/value.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace archfit::yaml {
+
+Value Value::boolean(bool b) {
+  Value v;
+  v.data_ = b;
+  return v;
+}
+Value Value::integer(std::int64_t i) {
+  Value v;
+  v.data_ = i;
+  return v;
+}
+Value Value::real(double d) {
+  Value v;
+  v.data_ = d;
+  return v;
+}
+Value Value::string(std::string s) {
+  Value v;
+  v.data_ = std::move(s);
+  return v;
+}
+Value Value::sequence(Sequence items) {
+  Value v;
+  v.data_ = std::move(items);
+  return v;
+}
+Value Value::mapping(Mapping entries) {
+  Value v;
+  v.data_ = std::move(entries);
+  return v;
+}
+
+const Value* Value::find(std::string_view key) const {
+  if (!is_mapping()) return nullptr;
+  for (const Entry& e : entries()) {
+    if (e.first == key) return &e.second;
+  }
+  return nullptr;
+}
+
+Value* Value::find(std::string_view key) {
+  return const_cast<Value*>(static_cast<const Value*>(this)->find(key));
+}
+
+Value& Value::set(std::string key, Value value) {
+  if (Value* existing = find(key)) {
+    *existing = std::move(value);
+    return *existing;
+  }
+  return entries().emplace_back(std::move(key), std::move(value)).second;
+}
+
+bool Value::erase(std::string_view key) {
+  if (!is_mapping()) return false;
+  Mapping& m = entries();
+  auto it = std::find_if(m.begin(), m.end(), [key](const Entry& e) { return e.first == key; });
+  if (it == m.end()) return false;
+  m.erase(it);
+  return true;
+}
+
+bool operator==(const Value& a, const Value& b) {
+  if (a.type() != b.type()) {
+    // 1 and 1.0 are the same number in JSON.
+    if (a.type() == Value::Type::Int && b.type() == Value::Type::Float) {
+      return static_cast<double>(a.as_int()) == b.as_float();
+    }
+    if (a.type() == Value::Type::Float && b.type() == Value::Type::Int) return b == a;
+    return false;
+  }
+  switch (a.type()) {
+    case Value::Type::Null: return true;
+    case Value::Type::Bool: return a.as_bool() == b.as_bool();
+    case Value::Type::Int: return a.as_int() == b.as_int();
+    case Value::Type::Float:
+      return a.as_float() == b.as_float() || (std::isnan(a.as_float()) && std::isnan(b.as_float()));
+    case Value::Type::String: return a.as_string() == b.as_string();
+    case Value::Type::Sequence: return a.items() == b.items();
+    case Value::Type::Mapping: {
+      if (a.entries().size() != b.entries().size()) return false;
+      for (const Value::Entry& e : a.entries()) {
+        const Value* other = b.find(e.first);
+        if (other == nullptr || !(*other == e.second)) return false;
+      }
+      return true;
+    }
+  }
+  return false;
+}
+
+namespace {
+
+class Converter {
+ public:
+  explicit Converter(const Limits& limits) : limits_(limits) {}
+
+  Value convert(NodeRef node, std::uint32_t depth) {
+    if (++produced_ > limits_.max_alias_expansion || depth > limits_.max_depth) {
+      Location where;
+      where.line = node.line();
+      where.column = node.column();
+      fail(ErrorKind::Input,
+           "cannot read YAML: aliases expand to more than " +
+               std::to_string(limits_.max_alias_expansion) + " nodes or nest deeper than " +
+               std::to_string(limits_.max_depth) + " levels",
+           where);
+    }
+    node = node.resolved();
+    switch (node.kind()) {
+      case Kind::Scalar: return scalar(node);
+      case Kind::Sequence: {
+        Value::Sequence items;
+        items.reserve(node.size());
+        for (std::size_t i = 0; i < node.size(); ++i) items.push_back(convert(node.item(i), depth + 1));
+        return Value::sequence(std::move(items));
+      }
+      case Kind::Mapping: return mapping(node, depth);
+      case Kind::Alias: break;  // resolved above
+    }
+    return Value();
+  }
+
+ private:
+  static Value scalar(NodeRef node) {
+    Resolved r = node.resolve();
+    switch (r.type) {
+      case ScalarType::Null: return Value();
+      case ScalarType::Bool: return Value::boolean(r.boolean);
+      case ScalarType::Int:
+        if (r.is_unsigned) return Value::real(static_cast<double>(static_cast<std::uint64_t>(r.integer)));
+        return Value::integer(r.integer);
+      case ScalarType::Float: return Value::real(r.real);
+      case ScalarType::String:
+      case ScalarType::Merge: break;
+    }
+    return Value::string(std::string(node.scalar()));
+  }
+
+  std::string key_string(NodeRef key, std::uint32_t depth) {
+    key = key.resolved();
+    if (key.is_scalar()) {
+      Resolved r = key.resolve();
+      switch (r.type) {
+        case ScalarType::Null: return "null";
+        case ScalarType::Bool: return r.boolean ? "true" : "false";
+        case ScalarType::Int:
+          return r.is_unsigned ? std::to_string(static_cast<std::uint64_t>(r.integer))
+                               : std::to_string(r.integer);
+        default: return std::string(key.scalar());
+      }
+    }
+    // A collection used as a key: keep it distinguishable and stable.
+    return to_json(convert(key, depth + 1));
+  }
+
+  static bool is_merge_key(NodeRef key) {
+    key = key.resolved();
+    return key.is_scalar() && key.style() == Style::Plain && key.scalar() == "<<" &&
+           key.tag().empty();
+  }
+
+  Value mapping(NodeRef node, std::uint32_t depth) {
+    Value out = Value::mapping();
+    std::vector<Value> merges;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      NodeRef k = node.key(i);
+      if (is_merge_key(k)) {
+        NodeRef v = node.value(i).resolved();
+        if (v.is_sequence()) {
+          for (std::size_t j = 0; j < v.size(); ++j) merges.push_back(convert(v.item(j), depth + 1));
+        } else {
+          merges.push_back(convert(v, depth + 1));
+        }
+        continue;
+      }
+      out.set(key_string(k, depth), convert(node.value(i), depth + 1));
+    }
+    // Explicit keys win over merged ones; earlier merge sources win over later.
+    for (const Value& source : merges) {
+      if (!source.is_mapping()) continue;
+      for (const Value::Entry& e : source.entries()) {
+        if (out.find(e.first) == nullptr) out.set(e.first, e.second);
+      }
+    }
+    return out;
+  }
+
+  const Limits& limits_;
+  std::size_t produced_ = 0;
+};
+
+void append_json_string(std::string& out, const std::string& s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+void append_json(std::string& out, const Value& v) {
+  switch (v.type()) {
+    case Value::Type::Null: out += "null"; break;
+    case Value::Type::Bool: out += v.as_bool() ? "true" : "false"; break;
+    case Value::Type::Int: out += std::to_string(v.as_int()); break;
+    case Value::Type::Float: {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%.17g", v.as_float());
+      out += buf;
+      break;
+    }
+    case Value::Type::String: append_json_string(out, v.as_string()); break;
+    case Value::Type::Sequence: {
+      out += '[';
+      bool first = true;
+      for (const Value& item : v.items()) {
+        if (!first) out += ',';
+        first = false;
+        append_json(out, item);
+      }
+      out += ']';
+      break;
+    }
+    case Value::Type::Mapping: {
+      out += '{';
+      bool first = true;
+      for (const Value::Entry& e : v.entries()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, e.first);
+        out += ':';
+        append_json(out, e.second);
+      }
+      out += '}';
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+Value to_value(NodeRef node, const Limits& limits) {
+  if (!node) return Value();
+  Converter converter(limits);
+  return converter.convert(node, 0);
+}
+
+std::string to_json(const Value& value) {
+  std::string out;
+  append_json(out, value);
+  return out;
+}
+
+}  // namespace archfit::yaml
