@@ -1,0 +1,84 @@
+// What archfit should write into pod templates: the configuration of
+// DESIGN.md section 4 as data. Loading it (files, environment, flags) is the
+// command line's job; this is the validated result.
+#pragma once
+
+#include <archfit/image/platform_set.hpp>
+#include <archfit/manifest/kinds.hpp>
+#include <archfit/resolve/settings.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace archfit::placement {
+
+struct Toleration {
+  std::string key;
+  std::string op = "Equal";  // Equal | Exists
+  std::string value;
+  std::string effect;  // "" (all effects) | NoSchedule | PreferNoSchedule | NoExecute
+  std::optional<std::int64_t> toleration_seconds;
+
+  friend bool operator==(const Toleration&, const Toleration&) = default;
+};
+
+// Node-side conventions of one architecture.
+struct Architecture {
+  // What pods that may run on nodes of this architecture must tolerate.
+  std::vector<Toleration> tolerations;
+  // How nodes of this architecture are selected (default kubernetes.io/arch=<arch>).
+  std::vector<std::pair<std::string, std::string>> node_labels;
+};
+
+enum class Mode { Affinity, NodeSelector, Preferred, TolerationsOnly };
+
+// A Kubernetes label selector (matchLabels and matchExpressions).
+struct LabelSelector {
+  struct Requirement {
+    std::string key;
+    std::string op;  // In | NotIn | Exists | DoesNotExist
+    std::vector<std::string> values;
+  };
+  std::vector<std::pair<std::string, std::string>> match_labels;
+  std::vector<Requirement> match_expressions;
+
+  bool empty() const { return match_labels.empty() && match_expressions.empty(); }
+  bool matches(const std::vector<std::pair<std::string, std::string>>& labels) const;
+};
+
+struct Config {
+  image::PlatformSet cluster_platforms;  // default linux/amd64,linux/arm64
+  // By architecture ("arm64"). After complete(), every architecture of
+  // cluster_platforms has an entry.
+  std::map<std::string, Architecture> architectures;
+
+  Mode mode = Mode::Affinity;
+  std::map<std::string, int> preferred_weights;  // arch -> 1..100
+  bool respect_existing = true;
+  bool annotate = true;
+
+  manifest::KindTable kinds = manifest::KindTable::defaults();
+  std::vector<std::string> namespaces_include;  // empty = all
+  std::vector<std::string> namespaces_exclude;
+  LabelSelector selector;  // on the workload's labels; empty = all
+  std::string opt_out_annotation = "archfit.io/skip";
+
+  resolve::Settings resolve;
+
+  // The defaults of DESIGN.md section 4, completed.
+  static Config defaults();
+
+  // Fills in the conventions of architectures that have none: node label
+  // kubernetes.io/arch=<arch>, and for every architecture except amd64 the
+  // toleration kubernetes.io/arch=<arch>:NoSchedule.
+  void complete();
+};
+
+// The annotation that records the platforms archfit placed a template for.
+inline constexpr const char* kPlatformsAnnotation = "archfit.io/platforms";
+
+}  // namespace archfit::placement
