@@ -1,0 +1,254 @@
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
+#include <archfit/base/text.hpp>
+#include <archfit/cache/lock_file.hpp>
+
+#include "cache/located_json.hpp"
+
+namespace archfit::cache {
+
+namespace {
+
+constexpr std::int64_t kVersion = 1;
+
+// Checks one lock file's text against the format and collects its entries.
+// Every message is located at the value that broke the rule.
+class LockReader {
+ public:
+  LockReader(std::string_view text, const std::string& name) : text_(text), name_(name) {}
+
+  std::map<std::string, LockEntry> read() {
+    JsonValue root = parse_located_json(text_, name_);
+    if (root.type != JsonValue::Type::Object) {
+      fail_at(root.offset,
+              std::string("expected a JSON object {\"version\": 1, \"images\": {...}}, "
+                          "got ") +
+                  std::string(root.type_name()));
+    }
+    const JsonValue* version = nullptr;
+    const JsonValue* images = nullptr;
+    for (const JsonValue::Member& m : root.members) {
+      if (m.key == "version") {
+        version = unique(version, m);
+      } else if (m.key == "images") {
+        images = unique(images, m);
+      } else {
+        fail_at(m.key_offset, "unknown key " + archfit::quoted(m.key) +
+                                  "; a lock file has \"version\" "
+                                  "and \"images\"");
+      }
+    }
+    check_version(version, root);
+    std::map<std::string, LockEntry> entries;
+    if (!images) return entries;
+    if (images->type != JsonValue::Type::Object) {
+      fail_at(images->offset,
+              "\"images\": expected an object of canonical image reference -> "
+              "{\"digest\", \"platforms\"}, got " +
+                  std::string(images->type_name()));
+    }
+    for (const JsonValue::Member& m : images->members) {
+      image::Reference ref = key_reference(m);
+      if (entries.contains(ref.canonical())) {
+        fail_at(m.key_offset, archfit::quoted(m.key) + " is listed twice; keep one entry");
+      }
+      entries.emplace(ref.canonical(), entry(ref, m));
+    }
+    return entries;
+  }
+
+ private:
+  [[noreturn]] void fail_at(std::size_t offset, std::string message) const {
+    fail(ErrorKind::Config, std::move(message), locate(text_, offset, name_));
+  }
+
+  const JsonValue* unique(const JsonValue* seen, const JsonValue::Member& m) const {
+    if (seen) fail_at(m.key_offset, archfit::quoted(m.key) + " is given twice; keep one");
+    return &m.value;
+  }
+
+  void check_version(const JsonValue* version, const JsonValue& root) const {
+    if (!version) {
+      fail_at(root.offset, "missing \"version\"; a lock file starts {\"version\": 1, ...}");
+    }
+    if (version->type != JsonValue::Type::Number || !version->is_integer) {
+      fail_at(version->offset,
+              "\"version\": expected the number 1, got " + std::string(version->type_name()));
+    }
+    if (version->integer != kVersion) {
+      fail_at(version->offset, "unsupported lock file version " + std::to_string(version->integer) +
+                                   "; this archfit reads version 1 (upgrade archfit, or run "
+                                   "`archfit lock` to write the file again)");
+    }
+  }
+
+  image::Reference key_reference(const JsonValue::Member& m) const {
+    std::string why;
+    auto ref = image::Reference::try_parse(m.key, &why);
+    if (!ref) fail_at(m.key_offset, why);
+    if (ref->canonical() != m.key) {
+      fail_at(m.key_offset, archfit::quoted(m.key) + " is not a canonical image reference; write " +
+                                archfit::quoted(ref->canonical()));
+    }
+    return *ref;
+  }
+
+  LockEntry entry(const image::Reference& ref, const JsonValue::Member& m) const {
+    const std::string where = archfit::quoted(m.key);
+    if (m.value.type != JsonValue::Type::Object) {
+      fail_at(m.value.offset, where + ": expected an object {\"digest\", \"platforms\"}, got " +
+                                  std::string(m.value.type_name()));
+    }
+    LockEntry out;
+    const JsonValue* platforms = nullptr;
+    bool have_digest = false;
+    for (const JsonValue::Member& field : m.value.members) {
+      if (field.key == "digest") {
+        if (have_digest) fail_at(field.key_offset, where + ": \"digest\" is given twice; keep one");
+        have_digest = true;
+        out.digest = digest(ref, where, field.value);
+      } else if (field.key == "platforms") {
+        platforms = unique(platforms, field);
+      } else {
+        fail_at(field.key_offset, where + ": unknown key " + archfit::quoted(field.key) +
+                                      "; an entry has \"digest\" (optional) and \"platforms\"");
+      }
+    }
+    if (!platforms) {
+      fail_at(m.value.offset, where +
+                                  ": missing \"platforms\"; list the platforms the image is "
+                                  "built for, e.g. \"platforms\": [\"linux/amd64\"]");
+    }
+    out.platforms = platform_set(where, *platforms);
+    return out;
+  }
+
+  std::string digest(const image::Reference& ref, const std::string& where,
+                     const JsonValue& value) const {
+    if (value.type != JsonValue::Type::String) {
+      fail_at(value.offset,
+              where + ": \"digest\": expected a string, got " + std::string(value.type_name()));
+    }
+    // The reference grammar owns the digest rules; check against a stand-in name.
+    if (!image::Reference::try_parse("example.com/digest-check@" + value.string)) {
+      fail_at(value.offset, where + ": invalid digest " + archfit::quoted(value.string) +
+                                "; write <algorithm>:<hex>, e.g. sha256: and 64 lowercase hex "
+                                "digits");
+    }
+    if (ref.has_digest() && ref.digest() != value.string) {
+      fail_at(value.offset, where + ": digest " + archfit::quoted(value.string) +
+                                " differs from the digest in the key; remove it or make them "
+                                "agree");
+    }
+    return value.string;
+  }
+
+  image::PlatformSet platform_set(const std::string& where, const JsonValue& value) const {
+    if (value.type != JsonValue::Type::Array) {
+      fail_at(value.offset, where +
+                                ": \"platforms\": expected an array of \"os/arch[/variant]\" "
+                                "strings, got " +
+                                std::string(value.type_name()));
+    }
+    if (value.items.empty()) {
+      fail_at(value.offset, where +
+                                ": \"platforms\" is empty; list at least one platform, e.g. "
+                                "[\"linux/amd64\"]");
+    }
+    image::PlatformSet set;
+    for (const JsonValue& item : value.items) {
+      if (item.type != JsonValue::Type::String) {
+        fail_at(item.offset, where +
+                                 ": \"platforms\": expected \"os/arch[/variant]\" strings, "
+                                 "got " +
+                                 std::string(item.type_name()));
+      }
+      std::string why;
+      auto platform = image::Platform::try_parse(item.string, &why);
+      if (!platform) fail_at(item.offset, where + ": " + why);
+      set.insert(*platform);
+    }
+    return set;
+  }
+
+  std::string_view text_;
+  const std::string& name_;
+};
+
+}  // namespace
+
+LockFile LockFile::parse(std::string_view text, const std::string& name) {
+  LockFile out;
+  out.entries_ = LockReader(text, name).read();
+  return out;
+}
+
+LockFile LockFile::load(const std::filesystem::path& path) {
+  return parse(read_file(path), path.string());
+}
+
+// A reference with a digest names one image whatever its tag says, so it also
+// finds an entry written by digest alone, or under its tag when that entry
+// records the same digest. A reference without a digest finds its own key only.
+const LockEntry* LockFile::find(const image::Reference& ref) const {
+  if (auto it = entries_.find(ref.canonical()); it != entries_.end()) return &it->second;
+  if (!ref.has_digest()) return nullptr;
+  if (auto it = entries_.find(ref.name() + "@" + ref.digest()); it != entries_.end()) {
+    return &it->second;
+  }
+  if (!ref.tag().empty()) {
+    auto it = entries_.find(ref.name() + ":" + ref.tag());
+    if (it != entries_.end() && it->second.digest == ref.digest()) return &it->second;
+  }
+  return nullptr;
+}
+
+void LockFile::set(const image::Reference& ref, LockEntry entry) {
+  if (entry.platforms.empty()) {
+    fail(ErrorKind::Internal,
+         "lock entry for " + archfit::quoted(ref.canonical()) + " has no platforms");
+  }
+  entries_[ref.canonical()] = std::move(entry);
+}
+
+// The bytes `jq -S --indent 2` would print: keys sorted (std::map keeps the
+// image keys sorted; "digest" < "platforms" and "images" < "version" by
+// writing them in that order), two-space indent, one array item per line.
+std::string LockFile::serialize() const {
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  writer.SetIndent(' ', 2);
+  auto key = [&writer](const std::string& k) {
+    writer.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
+  };
+  auto string = [&writer](const std::string& s) {
+    writer.String(s.c_str(), static_cast<rapidjson::SizeType>(s.size()));
+  };
+  writer.StartObject();
+  key("images");
+  writer.StartObject();
+  for (const auto& [ref, entry] : entries_) {
+    key(ref);
+    writer.StartObject();
+    if (!entry.digest.empty()) {
+      key("digest");
+      string(entry.digest);
+    }
+    key("platforms");
+    writer.StartArray();
+    for (const std::string& p : entry.platforms.strs())
+      string(p);
+    writer.EndArray();
+    writer.EndObject();
+  }
+  writer.EndObject();
+  key("version");
+  writer.Int64(kVersion);
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace archfit::cache
