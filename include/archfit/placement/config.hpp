@@ -3,16 +3,16 @@
 // command line's job; this is the validated result.
 #pragma once
 
-#include <archfit/image/platform_set.hpp>
-#include <archfit/manifest/kinds.hpp>
-#include <archfit/resolve/settings.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <archfit/image/platform_set.hpp>
+#include <archfit/manifest/kinds.hpp>
+#include <archfit/resolve/settings.hpp>
 
 namespace archfit::placement {
 
@@ -72,9 +72,13 @@ struct Config {
   // The defaults of DESIGN.md section 4, completed.
   static Config defaults();
 
-  // Fills in the conventions of architectures that have none: node label
-  // kubernetes.io/arch=<arch>, and for every architecture except amd64 the
+  // The conventions assumed for an architecture the configuration does not
+  // describe: node label kubernetes.io/arch=<arch> and, except for amd64, the
   // toleration kubernetes.io/arch=<arch>:NoSchedule.
+  static Architecture default_architecture(const std::string& arch);
+
+  // Gives every architecture of cluster_platforms that has no entry the
+  // default_architecture() conventions. Entries that exist are kept as they are.
   void complete();
 };
 
