@@ -1,0 +1,69 @@
+// The process environment behind a seam, the table of ARCHFIT_* variables,
+// and the common flags: the two ways a run overrides the configuration file.
+#include <cstdlib>
+
+#include "cli/config_loader.hpp"
+
+namespace archfit::cli {
+
+Environment process_environment() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* value = std::getenv(name.c_str());
+    if (!value) return std::nullopt;
+    return std::string(value);
+  };
+}
+
+Environment fixed_environment(std::map<std::string, std::string> variables) {
+  return [variables = std::move(variables)](const std::string& name) -> std::optional<std::string> {
+    auto it = variables.find(name);
+    if (it == variables.end()) return std::nullopt;
+    return it->second;
+  };
+}
+
+const std::vector<EnvironmentVariable>& environment_variables() {
+  static const std::vector<EnvironmentVariable> variables = {
+      {"ARCHFIT_CONFIG", "the configuration file", "--config"},
+      {"ARCHFIT_PLATFORMS", "clusterPlatforms", "--platforms"},
+      {"ARCHFIT_MODE", "placement.mode", ""},
+      {"ARCHFIT_ON_UNRESOLVED", "resolve.onUnresolved", ""},
+      {"ARCHFIT_CONCURRENCY", "resolve.concurrency", "--concurrency"},
+      {"ARCHFIT_TIMEOUT", "resolve.timeout", "--timeout"},
+      {"ARCHFIT_LOCK", "the lock file", "--lock"},
+      {"ARCHFIT_CACHE_DIR", "the cache directory", "--cache-dir"},
+      {"ARCHFIT_OFFLINE", "offline mode", "--offline"},
+  };
+  return variables;
+}
+
+void add_common_flags(CLI::App* app, CommonFlags& flags) {
+  app->add_option("--config", flags.config,
+                  "Configuration file (default: $ARCHFIT_CONFIG, else the nearest .archfit.yaml "
+                  "upward from the first PATH, up to the repository root)")
+      ->type_name("FILE");
+  app->add_option("--lock", flags.lock,
+                  "Lock file (default: $ARCHFIT_LOCK, else archfit.lock beside the configuration "
+                  "file)")
+      ->type_name("FILE");
+  app->add_option("--cache-dir", flags.cache_dir,
+                  "Cache directory (default: $ARCHFIT_CACHE_DIR, else $XDG_CACHE_HOME/archfit, "
+                  "else ~/.cache/archfit)")
+      ->type_name("DIR");
+  app->add_flag_function(
+      "--offline,!--no-offline", [&flags](std::int64_t count) { flags.offline = count > 0; },
+      "Never contact a registry: images must be in the lock file or the cache "
+      "(default: $ARCHFIT_OFFLINE)");
+  app->add_option("--platforms", flags.platforms,
+                  "Platforms the cluster runs, comma-separated (default: clusterPlatforms, "
+                  "linux/amd64,linux/arm64)")
+      ->type_name("LIST");
+  app->add_option("--concurrency", flags.concurrency,
+                  "Registry requests in flight, 1 to 256 (default: resolve.concurrency, 16)")
+      ->type_name("N");
+  app->add_option("--timeout", flags.timeout,
+                  "Time limit of one registry request, e.g. 30s, 2m (default: resolve.timeout)")
+      ->type_name("DUR");
+}
+
+}  // namespace archfit::cli

@@ -1,0 +1,263 @@
+#include "cli/config_loader.hpp"
+
+#include <algorithm>
+#include <system_error>
+
+#include <archfit/base/duration.hpp>
+#include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
+#include <archfit/base/text.hpp>
+#include <archfit/yaml/parse.hpp>
+
+#include "cli/config_schema.hpp"
+
+namespace fs = std::filesystem;
+
+namespace archfit::cli {
+
+namespace {
+
+constexpr const char* kConfigName = ".archfit.yaml";
+constexpr const char* kLockName = "archfit.lock";
+
+// One overriding value and where it came from, for messages: a flag is a
+// usage error, an environment variable a configuration error.
+struct Override {
+  std::string text;
+  std::string source;  // "--platforms" or "ARCHFIT_PLATFORMS"
+  ErrorKind kind = ErrorKind::Config;
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    archfit::fail(kind, source + ": " + problem);
+  }
+};
+
+class Sources {
+ public:
+  explicit Sources(const ConfigRequest& request) : request_(request) {}
+
+  // An environment variable; set but empty counts as unset.
+  std::optional<std::string> env(const std::string& name) const {
+    std::optional<std::string> value = request_.env(name);
+    if (value && value->empty()) return std::nullopt;
+    return value;
+  }
+
+  // The flag if given, else the variable.
+  std::optional<Override> pick(const std::optional<std::string>& flag, std::string_view flag_name,
+                               const std::string& variable) const {
+    if (flag) return Override{*flag, std::string(flag_name), ErrorKind::Usage};
+    if (auto value = env(variable)) return Override{*value, variable, ErrorKind::Config};
+    return std::nullopt;
+  }
+
+ private:
+  const ConfigRequest& request_;
+};
+
+fs::path absolute_start(const fs::path& start_dir) {
+  std::error_code ec;
+  fs::path dir = start_dir.empty() ? fs::current_path(ec) : fs::absolute(start_dir, ec);
+  return dir.lexically_normal();
+}
+
+// The nearest .archfit.yaml from `dir` upward; the search ends after the
+// first directory that holds .git (a file in worktrees and submodules), so a
+// configuration outside the repository never applies to it.
+fs::path discover(const fs::path& start) {
+  std::error_code ec;
+  for (fs::path dir = start;; dir = dir.parent_path()) {
+    fs::path candidate = dir / kConfigName;
+    if (fs::exists(candidate, ec) && !fs::is_directory(candidate, ec)) return candidate;
+    if (fs::exists(dir / ".git", ec) || dir == dir.parent_path() || dir.empty()) return {};
+  }
+}
+
+std::string display(const fs::path& path, const fs::path& start_dir) {
+  // Relative when the caller started from a relative directory, as users type paths.
+  if (!start_dir.empty() && start_dir.is_relative()) {
+    std::error_code ec;
+    fs::path rel = fs::proximate(path, ec);
+    if (!ec) return rel.string();
+  }
+  return path.string();
+}
+
+ParsedConfig read_file_config(const fs::path& path) {
+  std::string text;
+  try {
+    text = read_file(path);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Config, e.message(), e.where());
+  }
+  yaml::Tree tree;
+  try {
+    tree = yaml::parse_document(text);
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Config, e.message(), e.in_file(path.string()).where());
+  }
+  ConfigDocument doc(path.string());
+  ParsedConfig parsed;
+  read_config_document(tree.root(), doc, parsed);
+  return parsed;
+}
+
+image::PlatformSet read_platforms(const Override& o) {
+  image::PlatformSet set;
+  for (std::string_view piece : split(o.text, ',')) {
+    piece = trim(piece);
+    if (piece.empty()) {
+      o.fail("empty entry in " + archfit::quoted(o.text) +
+             "; separate platforms with one comma, e.g. "
+             "linux/amd64,linux/arm64");
+    }
+    image::Platform platform;
+    std::string problem = platform_problem(piece, &platform);
+    if (!problem.empty()) o.fail(problem);
+    set.insert(platform);
+  }
+  if (set.empty()) o.fail("must name at least one platform, e.g. linux/amd64,linux/arm64");
+  return set;
+}
+
+void rebase(std::string& path, const fs::path& dir) {
+  if (!path.empty() && fs::path(path).is_relative())
+    path = (dir / path).lexically_normal().string();
+}
+
+// Overrides from flags and environment, in the order of the table in
+// docs/configuration.md. Returns whether clusterPlatforms was overridden.
+bool apply_overrides(const ConfigRequest& request, const Sources& sources, placement::Config& c) {
+  const CommonFlags& f = request.flags;
+  bool platforms_overridden = false;
+  if (auto o = sources.pick(f.platforms, "--platforms", "ARCHFIT_PLATFORMS")) {
+    c.cluster_platforms = read_platforms(*o);
+    platforms_overridden = true;
+  }
+  if (auto o = sources.pick(std::nullopt, "", "ARCHFIT_MODE")) {
+    std::string problem = enum_problem(o->text, "a mode", mode_names());
+    if (!problem.empty()) o->fail(problem);
+    c.mode = static_cast<placement::Mode>(
+        std::find(mode_names().begin(), mode_names().end(), o->text) - mode_names().begin());
+  }
+  if (auto o = sources.pick(std::nullopt, "", "ARCHFIT_ON_UNRESOLVED")) {
+    const auto& names = on_unresolved_names();
+    std::string problem = enum_problem(o->text, "a policy", names);
+    if (!problem.empty()) o->fail(problem);
+    c.resolve.on_unresolved = static_cast<resolve::OnUnresolved>(
+        std::find(names.begin(), names.end(), o->text) - names.begin());
+  }
+  if (auto o = sources.pick(f.concurrency, "--concurrency", "ARCHFIT_CONCURRENCY")) {
+    std::int64_t n = 0;
+    std::string problem = integer_problem(trim(o->text), 1, 256, &n);
+    if (!problem.empty()) o->fail(problem);
+    c.resolve.concurrency = static_cast<int>(n);
+  }
+  if (auto o = sources.pick(f.timeout, "--timeout", "ARCHFIT_TIMEOUT")) {
+    std::string why;
+    auto d = try_parse_duration(o->text, &why);
+    if (!d) o->fail(why);
+    if (d->count() == 0) o->fail("must be more than 0s, e.g. 30s");
+    c.resolve.timeout = *d;
+  }
+  return platforms_overridden;
+}
+
+bool read_offline(const ConfigRequest& request, const Sources& sources) {
+  if (request.flags.offline) return *request.flags.offline;
+  std::optional<std::string> value = sources.env("ARCHFIT_OFFLINE");
+  if (!value) return false;
+  std::string_view text = trim(*value);
+  if (text == "1") return true;
+  if (text == "0") return false;
+  if (std::optional<bool> word = bool_word(text)) return *word;
+  fail(ErrorKind::Config,
+       "ARCHFIT_OFFLINE: expected true or false (or 1 or 0), got " + archfit::quoted(*value));
+}
+
+fs::path cache_dir(const ConfigRequest& request, const Sources& sources) {
+  if (auto o = sources.pick(request.flags.cache_dir, "--cache-dir", "ARCHFIT_CACHE_DIR")) {
+    if (o->text.empty()) o->fail("empty path; name a directory");
+    return o->text;
+  }
+  // The XDG base directory spec says to ignore a relative XDG_CACHE_HOME.
+  if (auto xdg = sources.env("XDG_CACHE_HOME"); xdg && fs::path(*xdg).is_absolute()) {
+    return fs::path(*xdg) / "archfit";
+  }
+  if (auto home = sources.env("HOME")) return fs::path(*home) / ".cache" / "archfit";
+  return {};
+}
+
+}  // namespace
+
+LoadedConfig load_config(const ConfigRequest& request) {
+  Sources sources(request);
+  LoadedConfig out;
+  fs::path start = absolute_start(request.start_dir);
+
+  std::optional<Override> named = sources.pick(request.flags.config, "--config", "ARCHFIT_CONFIG");
+  std::error_code ec;
+  if (named) {
+    if (named->text.empty()) named->fail("empty path; name a configuration file");
+    out.config_file = named->text;
+    if (!fs::exists(out.config_file, ec)) {
+      fail(named->kind, named->source + ": configuration file " + archfit::quoted(named->text) +
+                            " does not exist; check the path, or leave " + named->source +
+                            " out to use the nearest " + kConfigName);
+    }
+  } else if (fs::path found = discover(start); !found.empty()) {
+    out.config_file = display(found, request.start_dir);
+  }
+
+  ParsedConfig parsed;
+  if (!out.config_file.empty()) {
+    parsed = read_file_config(out.config_file);
+    fs::path dir = out.config_file.parent_path();
+    rebase(parsed.config.resolve.ca_file, dir);
+    rebase(parsed.config.resolve.docker_config, dir);
+    rebase(parsed.config.resolve.credentials_dir, dir);
+  }
+  bool platforms_overridden = apply_overrides(request, sources, parsed.config);
+  out.config = finish_config(std::move(parsed), platforms_overridden);
+
+  if (auto o = sources.pick(request.flags.lock, "--lock", "ARCHFIT_LOCK")) {
+    if (o->text.empty()) o->fail("empty path; name a lock file");
+    out.lock_file = o->text;
+    out.lock_explicit = true;
+    out.lock_source = o->source;
+  } else if (!out.config_file.empty()) {
+    out.lock_file = out.config_file.parent_path() / kLockName;
+    out.lock_source = "beside the configuration file";
+  } else {
+    out.lock_file = request.start_dir.empty() ? fs::path(kLockName) : request.start_dir / kLockName;
+    out.lock_source = "in the start directory";
+  }
+  out.cache_dir = cache_dir(request, sources);
+  out.offline = read_offline(request, sources);
+  return out;
+}
+
+cache::LockFile load_lock_file(const LoadedConfig& loaded) {
+  std::error_code ec;
+  if (!fs::exists(loaded.lock_file, ec)) {
+    if (!loaded.lock_explicit) return {};
+    fail(ErrorKind::Config, loaded.lock_source + ": lock file " +
+                                archfit::quoted(loaded.lock_file.string()) +
+                                " does not exist; check the path, or run `archfit lock` to "
+                                "write it");
+  }
+  return cache::LockFile::load(loaded.lock_file);
+}
+
+fs::path discovery_start(const std::vector<std::string>& paths) {
+  std::error_code ec;
+  for (const std::string& p : paths) {
+    if (p == "-") break;
+    if (fs::is_directory(p, ec)) return p;
+    fs::path parent = fs::path(p).parent_path();
+    return parent.empty() ? fs::current_path(ec) : parent;
+  }
+  return fs::current_path(ec);
+}
+
+}  // namespace archfit::cli

@@ -1,0 +1,102 @@
+// Where archfit's settings come from and which one wins: flags, then ARCHFIT_*
+// environment variables, then the configuration file, then the defaults
+// (DESIGN.md section 4). Subcommands register the common flags with
+// add_common_flags, then call load_config once before reading manifests.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include <archfit/cache/lock_file.hpp>
+#include <archfit/placement/config.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::cli {
+
+// The flags every subcommand that reads manifests shares. Unset = not given.
+struct CommonFlags {
+  std::optional<std::string> config;       // --config FILE
+  std::optional<std::string> lock;         // --lock FILE
+  std::optional<std::string> cache_dir;    // --cache-dir DIR
+  std::optional<bool> offline;             // --offline / --no-offline
+  std::optional<std::string> platforms;    // --platforms linux/amd64,linux/arm64
+  std::optional<std::string> concurrency;  // --concurrency N (checked by load_config)
+  std::optional<std::string> timeout;      // --timeout DUR
+};
+
+// Registers --config --lock --cache-dir --offline/--no-offline --platforms
+// --concurrency --timeout on `app`, writing into `flags`, which must live until
+// the app has parsed (subcommands keep theirs in a shared_ptr).
+void add_common_flags(CLI::App* app, CommonFlags& flags);
+
+// Reads one environment variable; nullopt when unset. A seam so that tests
+// need not touch the process environment.
+using Environment = std::function<std::optional<std::string>(const std::string& name)>;
+Environment process_environment();                                            // getenv
+Environment fixed_environment(std::map<std::string, std::string> variables);  // for tests
+
+// The ARCHFIT_* variables, for --help texts and the documentation test.
+struct EnvironmentVariable {
+  std::string_view name;     // "ARCHFIT_PLATFORMS"
+  std::string_view setting;  // "clusterPlatforms"
+  std::string_view flag;     // "--platforms"; "" when there is none
+};
+const std::vector<EnvironmentVariable>& environment_variables();
+
+struct ConfigRequest {
+  CommonFlags flags;
+  // Where the search for .archfit.yaml starts and where the lock file is
+  // looked for when there is no config file; "" = the working directory.
+  // See discovery_start().
+  std::filesystem::path start_dir;
+  Environment env = process_environment();
+};
+
+struct LoadedConfig {
+  placement::Config config;
+  std::filesystem::path config_file;  // "" when only defaults (and overrides) apply
+  std::filesystem::path lock_file;
+  bool lock_explicit = false;       // from --lock or ARCHFIT_LOCK: it must exist to be read
+  std::string lock_source;          // "--lock", "ARCHFIT_LOCK", "beside the configuration file"...
+  std::filesystem::path cache_dir;  // "" when no directory could be determined (no HOME)
+  bool offline = false;
+};
+
+// Finds, reads and validates the configuration and applies environment and
+// flags. Throws Error(Config) for an invalid file or environment variable and
+// an explicit config file that does not exist, Error(Usage) for invalid flags.
+//
+// Config file: --config, else $ARCHFIT_CONFIG, else the nearest .archfit.yaml
+// from start_dir upward, stopping after the first directory that holds .git.
+// Lock file: --lock, else $ARCHFIT_LOCK, else archfit.lock beside the config
+// file, else archfit.lock in start_dir. Cache: --cache-dir, else
+// $ARCHFIT_CACHE_DIR, else $XDG_CACHE_HOME/archfit, else ~/.cache/archfit.
+// Relative resolve paths in a file (caFile, dockerConfig, credentialsDir) are
+// relative to that file's directory.
+LoadedConfig load_config(const ConfigRequest& request);
+
+// The lock file of a run: empty when an implicit one does not exist; an
+// explicit one (--lock, ARCHFIT_LOCK) that does not exist is Error(Config).
+// `archfit lock`, which creates the file, should not call this for a missing
+// explicit path.
+cache::LockFile load_lock_file(const LoadedConfig& loaded);
+
+// Where discovery starts for these PATH arguments: the first PATH if it is a
+// directory, else its directory; the working directory for stdin ("-" or none).
+std::filesystem::path discovery_start(const std::vector<std::string>& paths);
+
+// One configuration document, validated and completed. `file_name` is used in
+// messages. Accepts kind ArchFit, a plain mapping of the keys, or a ConfigMap
+// with the keys flat in `data`; an empty document gives the defaults.
+placement::Config parse_config(std::string_view text, const std::string& file_name);
+// The same for a node of a tree parsed elsewhere (a KRM functionConfig).
+placement::Config parse_config(yaml::NodeRef root, const std::string& file_name);
+
+}  // namespace archfit::cli

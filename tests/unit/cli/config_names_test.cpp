@@ -1,0 +1,57 @@
+// Kubernetes name syntax for what the configuration writes into pod templates.
+#include "cli/config_names.hpp"
+
+#include <gtest/gtest.h>
+
+namespace archfit::cli {
+namespace {
+
+struct Name {
+  std::string text;
+  const char* problem;  // "" when valid
+};
+
+class QualifiedName : public ::testing::TestWithParam<Name> {};
+TEST_P(QualifiedName, AsApimachinery) {
+  EXPECT_EQ(qualified_name_problem(GetParam().text), GetParam().problem);
+}
+INSTANTIATE_TEST_SUITE_P(
+    Table, QualifiedName,
+    ::testing::Values(
+        Name{"kubernetes.io/arch", ""}, Name{"app", ""}, Name{"A_b.c-D", ""},
+        Name{"example.com/My_Name", ""}, Name{std::string(63, 'a'), ""},
+        Name{std::string(253, 'a') + "/x", ""}, Name{"", "must not be empty"},
+        Name{std::string(64, 'a'), "must be at most 63 characters"},
+        Name{"-a", "must start and end with a letter or digit"},
+        Name{"a b", "may contain only letters, digits, '-', '_' and '.'"},
+        Name{"a/b/c", "may contain at most one '/'"}, Name{"/a", "has an empty prefix before '/'"},
+        Name{"a/", "has an empty name after '/'"},
+        Name{"Example.com/a",
+             "prefix must be lowercase DNS labels separated by '.', each starting "
+             "and ending with a letter or digit"},
+        Name{"a..b/c",
+             "prefix must be lowercase DNS labels separated by '.', each starting and "
+             "ending with a letter or digit"},
+        Name{"a_b/c", "prefix may contain only lowercase letters, digits, '-' and '.'"},
+        Name{std::string(254, 'a') + "/x", "prefix must be at most 253 characters"}),
+    [](const ::testing::TestParamInfo<Name>& test) { return "Case" + std::to_string(test.index); });
+
+TEST(LabelValue, EmptyIsValid) {
+  EXPECT_EQ(label_value_problem(""), "");
+  EXPECT_EQ(label_value_problem("arm64"), "");
+  EXPECT_EQ(label_value_problem("v1.2_3-x"), "");
+  EXPECT_EQ(label_value_problem("a/b"), "may contain only letters, digits, '-', '_' and '.'");
+  EXPECT_EQ(label_value_problem("a."), "must start and end with a letter or digit");
+}
+
+TEST(DnsLabel, NamespaceNames) {
+  EXPECT_EQ(dns_label_problem("kube-system"), "");
+  EXPECT_EQ(dns_label_problem("a1"), "");
+  EXPECT_EQ(dns_label_problem(""), "must not be empty");
+  EXPECT_EQ(dns_label_problem("Kube"), "must start and end with a lowercase letter or digit");
+  EXPECT_EQ(dns_label_problem("a.b"), "may contain only lowercase letters, digits and '-'");
+  EXPECT_EQ(dns_label_problem(std::string(64, 'a')), "must be at most 63 characters");
+}
+
+}  // namespace
+}  // namespace archfit::cli
