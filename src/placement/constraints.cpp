@@ -165,9 +165,9 @@ Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& node
                     std::find(archs.begin(), archs.end(), p.architecture) != archs.end();
       if (in_box && !S.contains(p)) rectangle = false;
     }
-    auto values_of = [&](const std::vector<std::string>& archs) {
+    auto values_of = [&](const std::vector<std::string>& of) {
       std::vector<std::string> values;
-      for (const std::string& arch : archs) {
+      for (const std::string& arch : of) {
         auto it = nodes.config().architectures.find(arch);
         bool custom = it != nodes.config().architectures.end() && !it->second.node_labels.empty();
         values.push_back(custom ? it->second.node_labels[0].second : arch);

@@ -1,3 +1,4 @@
+#include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/placement/plan.hpp>
 
@@ -99,8 +100,8 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
   for (const manifest::Container& c : t.containers) {
     if (!c.image) continue;
     std::string field = std::string(c.init ? "spec.initContainers" : "spec.containers") + "[" +
-                        quoted(c.name) + "].image";
-    std::string who = "container " + quoted(c.name);
+                        archfit::quoted(c.name) + "].image";
+    std::string who = "container " + archfit::quoted(c.name);
     std::string why;
     auto ref = image::Reference::try_parse(c.image_ref, &why);
     if (!ref) {
@@ -112,7 +113,7 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     if (c.pull_policy == "Never") {
       report.add("unresolved-image", Severity::Info,
                  who + ": imagePullPolicy is Never, so archfit does not look up " +
-                     quoted(c.image_ref) + " and it does not restrict where the pod runs",
+                     archfit::quoted(c.image_ref) + " and it does not restrict where the pod runs",
                  c.image, field);
       continue;
     }
@@ -120,7 +121,7 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     if (!ref->has_digest()) {
       std::string pin = r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
       report.add("mutable-tag", Severity::Info,
-                 who + ": image " + quoted(c.image_ref) +
+                 who + ": image " + archfit::quoted(c.image_ref) +
                      " is a tag, which can move to an image built for other platforms; pin its "
                      "digest" +
                      pin,
@@ -128,7 +129,7 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     }
     if (r->ok) {
       facts.sets.push_back(r->platforms);
-      facts.described.push_back(quoted(c.image_ref) + " supports " + list(r->platforms));
+      facts.described.push_back(archfit::quoted(c.image_ref) + " supports " + list(r->platforms));
       continue;
     }
     const resolve::Settings& s = config.resolve;
@@ -141,12 +142,12 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
       Severity severity =
           s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error : Severity::Warning;
       report.add("unresolved-image", severity,
-                 who + ": cannot resolve " + quoted(c.image_ref) + ": " + r->error + what,
+                 who + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " + r->error + what,
                  c.image, field);
     }
     if (fallback) {
       facts.sets.push_back(s.fallback_platforms);
-      facts.described.push_back(quoted(c.image_ref) + " is assumed to support " +
+      facts.described.push_back(archfit::quoted(c.image_ref) + " is assumed to support " +
                                 list(s.fallback_platforms));
     } else {
       facts.leave_alone = true;

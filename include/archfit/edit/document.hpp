@@ -1,0 +1,35 @@
+// Applying the plans of one document's pod templates to its text, and
+// checking the result: the edited text is parsed again and must mean exactly
+// the original data with the planned fields changed. Anything else is a bug,
+// and nothing is written.
+#pragma once
+
+#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/node.hpp>
+
+#include <string>
+#include <vector>
+
+namespace archfit::edit {
+
+struct TemplateEdit {
+  yaml::NodeRef pod_template;  // the mapping with the template's metadata and spec
+  std::string path;            // of that mapping from the document root ("" for a Pod)
+  std::vector<placement::FieldChange> changes;
+};
+
+struct DocumentResult {
+  std::string text;  // the new document text; equal to the old when nothing changed
+  bool changed = false;
+  // One per template that could not be edited (index into the edits, reason).
+  std::vector<std::pair<std::size_t, std::string>> uneditable;
+};
+
+// `first_line` is the document's first line in its file, for messages.
+DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
+                             const std::vector<TemplateEdit>& edits);
+
+// The data at a dotted path ("items[2].spec.template"); nullptr when absent.
+yaml::Value* value_at(yaml::Value& root, std::string_view path);
+
+}  // namespace archfit::edit
