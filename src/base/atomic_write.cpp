@@ -1,6 +1,3 @@
-#include <archfit/base/atomic_write.hpp>
-#include <archfit/base/error.hpp>
-
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -8,6 +5,9 @@
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <archfit/base/atomic_write.hpp>
+#include <archfit/base/error.hpp>
 
 namespace archfit {
 
@@ -19,9 +19,8 @@ namespace {
 
 void write_atomically(const std::filesystem::path& path, std::string_view data) {
   std::error_code ec;
-  std::filesystem::path target = std::filesystem::is_symlink(path, ec)
-                                     ? std::filesystem::canonical(path, ec)
-                                     : path;
+  std::filesystem::path target =
+      std::filesystem::is_symlink(path, ec) ? std::filesystem::canonical(path, ec) : path;
   if (ec) fail_write(path, ec.message());
 
   struct stat st {};

@@ -1,7 +1,7 @@
-#include <archfit/base/unified_diff.hpp>
-
 #include <algorithm>
 #include <vector>
+
+#include <archfit/base/unified_diff.hpp>
 
 namespace archfit {
 
@@ -31,7 +31,8 @@ struct Edit {
 std::vector<Edit> shortest_edit(const std::vector<std::string_view>& a,
                                 const std::vector<std::string_view>& b) {
   std::size_t prefix = 0;
-  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
+  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix])
+    ++prefix;
   std::size_t suffix = 0;
   while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
          a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix]) {
@@ -50,7 +51,8 @@ std::vector<Edit> shortest_edit(const std::vector<std::string_view>& a,
     for (long k = -d; k <= d; k += 2) {
       long x = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? at(k + 1) : at(k - 1) + 1;
       long y = x - k;
-      while (x < n && y < m && a[prefix + x] == b[prefix + y]) ++x, ++y;
+      while (x < n && y < m && a[prefix + x] == b[prefix + y])
+        ++x, ++y;
       at(k) = x;
       if (x >= n && y >= m) {
         done = true;
@@ -90,8 +92,10 @@ std::vector<Edit> shortest_edit(const std::vector<std::string_view>& a,
   }
   std::reverse(middle.begin(), middle.end());
   std::vector<Edit> out;
-  for (std::size_t i = 0; i < prefix; ++i) out.push_back({Op::Keep, i, i});
-  for (const Edit& e : middle) out.push_back({e.op, e.a + prefix, e.b + prefix});
+  for (std::size_t i = 0; i < prefix; ++i)
+    out.push_back({Op::Keep, i, i});
+  for (const Edit& e : middle)
+    out.push_back({e.op, e.a + prefix, e.b + prefix});
   for (std::size_t i = 0; i < suffix; ++i) {
     out.push_back({Op::Keep, a.size() - suffix + i, b.size() - suffix + i});
   }
@@ -121,7 +125,8 @@ std::string unified_diff(std::string_view before, std::string_view after,
   const std::size_t ctx = static_cast<std::size_t>(context);
   std::size_t i = 0;
   while (i < edits.size()) {
-    while (i < edits.size() && edits[i].op == Op::Keep) ++i;
+    while (i < edits.size() && edits[i].op == Op::Keep)
+      ++i;
     if (i == edits.size()) break;
     // A hunk: from `ctx` kept lines before this change to `ctx` after the
     // last change that is within 2*ctx kept lines of the previous one.
@@ -149,7 +154,10 @@ std::string unified_diff(std::string_view before, std::string_view after,
       const Edit& e = edits[j];
       if (e.op != Op::Insert) ++a_count;
       if (e.op != Op::Delete) ++b_count;
-      append_line(body, e.op == Op::Keep ? ' ' : e.op == Op::Delete ? '-' : '+',
+      append_line(body,
+                  e.op == Op::Keep     ? ' '
+                  : e.op == Op::Delete ? '-'
+                                       : '+',
                   e.op == Op::Insert ? b[e.b] : a[e.a]);
     }
     // An empty side names the line before it, as diff -u does.

@@ -1,10 +1,10 @@
+#include <charconv>
+
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
 #include <archfit/yaml/parse.hpp>
-
-#include <charconv>
 
 namespace archfit::edit {
 
@@ -80,7 +80,8 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
     }
     Value* target = value_at(expected, edit.path);
     if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + edit.path);
-    for (const placement::FieldChange& change : edit.changes) apply_to_value(*target, change);
+    for (const placement::FieldChange& change : edit.changes)
+      apply_to_value(*target, change);
   }
   if (editor.empty()) {
     result.text = std::string(tree.text());

@@ -1,9 +1,9 @@
+#include <algorithm>
+
 #include <archfit/base/error.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/render.hpp>
 #include <archfit/yaml/scalar.hpp>
-
-#include <algorithm>
 
 namespace archfit::edit {
 
@@ -16,7 +16,9 @@ namespace {
 
 constexpr std::uint32_t kNone = 0xffffffffu;
 
-std::string spaces(int n) { return std::string(static_cast<std::size_t>(n > 0 ? n : 0), ' '); }
+std::string spaces(int n) {
+  return std::string(static_cast<std::size_t>(n > 0 ? n : 0), ' ');
+}
 
 bool same_kind(NodeRef node, const Value& v) {
   return (node.is_mapping() && v.is_mapping()) || (node.is_sequence() && v.is_sequence());
@@ -127,7 +129,8 @@ class DocumentEditor::Session {
     if (node.is_sequence() && want.is_sequence() && !want.items().empty()) {
       const Value::Sequence& w = want.items();
       if (node.size() == w.size()) {
-        for (std::size_t i = 0; i < w.size(); ++i) diff(node.item(i), w[i]);
+        for (std::size_t i = 0; i < w.size(); ++i)
+          diff(node.item(i), w[i]);
         return;
       }
       std::vector<std::size_t> removed;
@@ -141,7 +144,8 @@ class DocumentEditor::Session {
       }
       if (j == 0 && node.size() > 0) return replace(node, want);
       remove_items(node, removed);
-      if (j < w.size()) append_items(node, Value::Sequence(w.begin() + static_cast<long>(j), w.end()));
+      if (j < w.size())
+        append_items(node, Value::Sequence(w.begin() + static_cast<long>(j), w.end()));
       return;
     }
     replace(node, want);
@@ -155,41 +159,49 @@ class DocumentEditor::Session {
     NodeRef parent(&e_.tree_, parent_id);
     Span span{node.span().begin, node.span().end};
     // A block scalar's span takes its line break along; give it back.
-    std::string tail = span.end > span.begin && text_[span.end - 1] == '\n' ? e_.layout_.newline : "";
+    std::string tail =
+        span.end > span.begin && text_[span.end - 1] == '\n' ? e_.layout_.newline : "";
     if (parent.style() == Style::Flow) {
       return add(span.begin, span.end, render_flow(want) + tail);
     }
     bool in_place = node.style() == Style::Block && same_kind(node, want) &&
                     !is_empty_collection(want) && !node.is_alias();
+    // In place, from the first entry or dash on, so that an anchor or tag
+    // in front of the collection stays.
     if (in_place && node.is_mapping()) {
-      return add(span.begin, span.end, render_entries(want, column(node), e_.layout_));
+      return add(node.key(0).span().begin, span.end,
+                 render_entries(want, entry_column(node), e_.layout_));
     }
     if (in_place && node.is_sequence()) {
-      int dash = column(node);
+      std::uint32_t first_dash = dash_before(node.item(0));
+      if (first_dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
+      int dash = column_at(first_dash);
       std::string out;
       for (const Value& item : want.items()) {
         if (!out.empty()) out += e_.layout_.newline + spaces(dash);
         out += "-" + render_item(item, dash, e_.layout_);
       }
-      return add(span.begin, span.end, out);
+      return add(first_dash, span.end, out);
     }
     if (parent.is_mapping()) {
       std::size_t i = index_in(parent, node);
       NodeRef key = parent.key(i);
       std::uint32_t after_colon = colon_after(key);
       if (after_colon == kNone) return (void)fail("cannot find the ':' after a key");
-      return add(after_colon, span.end, render_after_key(want, column(key), e_.layout_) + tail);
+      return add(after_colon, span.end,
+                 render_after_key(want, column_at(key.span().begin), e_.layout_) + tail);
     }
     std::uint32_t dash = dash_before(node);
     if (dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
-    add(dash + 1, span.end, render_item(want, column(parent), e_.layout_) + tail);
+    add(dash + 1, span.end, render_item(want, column_at(dash), e_.layout_) + tail);
   }
 
   void insert_entries(NodeRef mapping, const Value& entries) {
     if (failed() || !editable(mapping)) return;
     if (mapping.size() == 0) {
       Value merged = yaml::to_value(mapping);
-      for (const Value::Entry& entry : entries.entries()) merged.set(entry.first, entry.second);
+      for (const Value::Entry& entry : entries.entries())
+        merged.set(entry.first, entry.second);
       return replace(mapping, merged);
     }
     if (mapping.style() == Style::Flow) {
@@ -200,7 +212,7 @@ class DocumentEditor::Session {
       }
       return add(mapping.value(mapping.size() - 1).span().end, kNone, out);
     }
-    int c = column(mapping);
+    int c = entry_column(mapping);
     std::string out;
     for (const Value::Entry& entry : entries.entries()) {
       out += spaces(c) + yaml::emit_string(entry.first, yaml::Context::Key) + ":" +
@@ -214,10 +226,13 @@ class DocumentEditor::Session {
     if (sequence.size() == 0) return replace(sequence, Value::sequence(items));
     if (sequence.style() == Style::Flow) {
       std::string out;
-      for (const Value& item : items) out += ", " + render_flow(item);
+      for (const Value& item : items)
+        out += ", " + render_flow(item);
       return add(sequence.item(sequence.size() - 1).span().end, kNone, out);
     }
-    int dash = column(sequence);
+    std::uint32_t first_dash = dash_before(sequence.item(0));
+    if (first_dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
+    int dash = column_at(first_dash);
     std::string out;
     for (const Value& item : items) {
       out += spaces(dash) + "-" + render_item(item, dash, e_.layout_) + e_.layout_.newline;
@@ -299,7 +314,10 @@ class DocumentEditor::Session {
     }
     return 0;
   }
-  static int column(NodeRef n) { return static_cast<int>(n.column()) - 1; }
+  // Columns count bytes from the line start: indentation is ASCII spaces,
+  // and what precedes a key on its line ("- ") is too.
+  int column_at(std::uint32_t pos) const { return static_cast<int>(pos - line_start(pos)); }
+  int entry_column(NodeRef mapping) const { return column_at(mapping.key(0).span().begin); }
 
   // The position after the line that holds `pos` (a position at the start of
   // a line is already there).
@@ -310,7 +328,8 @@ class DocumentEditor::Session {
                                         : static_cast<std::uint32_t>(lf + 1);
   }
   std::uint32_t line_start(std::uint32_t pos) const {
-    while (pos > 0 && text_[pos - 1] != '\n' && text_[pos - 1] != '\r') --pos;
+    while (pos > 0 && text_[pos - 1] != '\n' && text_[pos - 1] != '\r')
+      --pos;
     return pos;
   }
   bool first_on_line(std::uint32_t pos) const {
@@ -321,12 +340,14 @@ class DocumentEditor::Session {
   }
   std::uint32_t colon_after(NodeRef key) const {
     std::uint32_t pos = key.span().end;
-    while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t')) ++pos;
+    while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t'))
+      ++pos;
     return pos < text_.size() && text_[pos] == ':' ? pos + 1 : kNone;
   }
   std::uint32_t dash_before(NodeRef item) const {
     std::uint32_t pos = item.span().begin;
-    while (pos > 0 && (text_[pos - 1] == ' ' || text_[pos - 1] == '\t')) --pos;
+    while (pos > 0 && (text_[pos - 1] == ' ' || text_[pos - 1] == '\t'))
+      --pos;
     return pos > 0 && text_[pos - 1] == '-' ? pos - 1 : kNone;
   }
 
@@ -373,12 +394,14 @@ DocumentEditor::DocumentEditor(const yaml::Tree& tree, Layout layout)
     if (n.kind == yaml::Kind::Alias) {
       aliased_[n.first_child] = true;
     } else if (n.kind != yaml::Kind::Scalar) {
-      for (std::uint32_t i = 0; i < n.child_count; ++i) parent_[tree.child(n.first_child + i)] = id;
+      for (std::uint32_t i = 0; i < n.child_count; ++i)
+        parent_[tree.child(n.first_child + i)] = id;
     }
   }
 }
 
-bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path, const Value& value) {
+bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path,
+                         const Value& value) {
   Session s(*this);
   NodeRef node = mapping.resolved();
   if (!s.editable(node)) return s.commit();
@@ -432,7 +455,8 @@ bool DocumentEditor::remove(NodeRef mapping, const std::vector<std::string>& pat
 
 std::string DocumentEditor::apply() const {
   std::vector<std::size_t> order(splices_.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
   std::stable_sort(order.begin(), order.end(), [this](std::size_t a, std::size_t b) {
     const Splice& x = splices_[a];
     const Splice& y = splices_[b];

@@ -1,6 +1,6 @@
-#include <archfit/edit/layout.hpp>
-
 #include <map>
+
+#include <archfit/edit/layout.hpp>
 
 namespace archfit::edit {
 

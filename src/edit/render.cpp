@@ -1,8 +1,8 @@
-#include <archfit/edit/render.hpp>
-#include <archfit/yaml/scalar.hpp>
-
 #include <cmath>
 #include <cstdio>
+
+#include <archfit/edit/render.hpp>
+#include <archfit/yaml/scalar.hpp>
 
 namespace archfit::edit {
 
@@ -10,9 +10,13 @@ using yaml::Value;
 
 namespace {
 
-std::string spaces(int n) { return std::string(static_cast<std::size_t>(n > 0 ? n : 0), ' '); }
+std::string spaces(int n) {
+  return std::string(static_cast<std::size_t>(n > 0 ? n : 0), ' ');
+}
 
-bool is_collection(const Value& v) { return v.is_mapping() || v.is_sequence(); }
+bool is_collection(const Value& v) {
+  return v.is_mapping() || v.is_sequence();
+}
 
 bool is_empty_collection(const Value& v) {
   return (v.is_mapping() && v.entries().empty()) || (v.is_sequence() && v.items().empty());
@@ -26,9 +30,12 @@ std::string key_text(const std::string& key, bool flow) {
 
 std::string render_scalar(const Value& v, bool flow) {
   switch (v.type()) {
-    case Value::Type::Null: return "null";
-    case Value::Type::Bool: return v.as_bool() ? "true" : "false";
-    case Value::Type::Int: return std::to_string(v.as_int());
+    case Value::Type::Null:
+      return "null";
+    case Value::Type::Bool:
+      return v.as_bool() ? "true" : "false";
+    case Value::Type::Int:
+      return std::to_string(v.as_int());
     case Value::Type::Float: {
       double d = v.as_float();
       if (std::isnan(d)) return ".nan";
@@ -41,7 +48,8 @@ std::string render_scalar(const Value& v, bool flow) {
     }
     case Value::Type::String:
       return yaml::emit_string(v.as_string(), flow ? yaml::Context::Flow : yaml::Context::Block);
-    default: return render_flow(v);
+    default:
+      return render_flow(v);
   }
 }
 

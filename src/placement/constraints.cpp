@@ -13,7 +13,8 @@ constexpr const char* kPreferred = "preferredDuringSchedulingIgnoredDuringExecut
 
 Value strings(const std::vector<std::string>& values) {
   Value seq = Value::sequence();
-  for (const std::string& v : values) seq.items().push_back(Value::string(v));
+  for (const std::string& v : values)
+    seq.items().push_back(Value::string(v));
   return seq;
 }
 
@@ -47,7 +48,8 @@ std::vector<Value> labels_of(const std::string& arch, const NodeModel& nodes) {
     out.push_back(expression(kArchKey, {arch}));
     return out;
   }
-  for (const auto& [key, value] : it->second.node_labels) out.push_back(expression(key, {value}));
+  for (const auto& [key, value] : it->second.node_labels)
+    out.push_back(expression(key, {value}));
   return out;
 }
 
@@ -95,7 +97,8 @@ Value narrow(const Value& term, const std::vector<Value>& alternative) {
     Value kept = Value::sequence();
     if (values != nullptr && values->is_sequence()) {
       for (const Value& v : values->items()) {
-        if (std::find(allowed.begin(), allowed.end(), v) != allowed.end()) kept.items().push_back(v);
+        if (std::find(allowed.begin(), allowed.end(), v) != allowed.end())
+          kept.items().push_back(v);
       }
     }
     if (kept.items().empty()) return Value();
@@ -195,7 +198,8 @@ Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& node
   for (const image::Platform& p : S) {
     std::vector<Value> alt;
     if (multi_os) alt.push_back(expression(kOsKey, {p.os}));
-    for (Value& e : labels_of(p.architecture, nodes)) alt.push_back(std::move(e));
+    for (Value& e : labels_of(p.architecture, nodes))
+      alt.push_back(std::move(e));
     if (std::find(out.begin(), out.end(), alt) == out.end()) out.push_back(std::move(alt));
   }
   return out;
@@ -295,7 +299,8 @@ void remove_constraints_for(PodPlacement& p, const image::PlatformSet& S, const 
     if (is_empty(p.node_selector)) p.node_selector = Value();
   }
   std::vector<Value> ours;
-  for (const auto& alt : alternatives) ours.insert(ours.end(), alt.begin(), alt.end());
+  for (const auto& alt : alternatives)
+    ours.insert(ours.end(), alt.begin(), alt.end());
   remove_expressions(p.affinity, [&ours](const Value& e) {
     return std::find(ours.begin(), ours.end(), e) != ours.end();
   });

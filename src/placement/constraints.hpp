@@ -4,11 +4,11 @@
 // preferred terms; and taking archfit's own expressions out again.
 #pragma once
 
+#include <vector>
+
 #include <archfit/image/platform_set.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/yaml/value.hpp>
-
-#include <vector>
 
 #include "placement/labels.hpp"
 

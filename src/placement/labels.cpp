@@ -21,9 +21,11 @@ const Value* required_terms(const Value& affinity) {
 }
 
 NodeModel::NodeModel(const Config& config) : config_(config) {
-  for (const char* key : {kArchKey, kOsKey, kBetaArchKey, kBetaOsKey}) known_keys_[key] = 1;
+  for (const char* key : {kArchKey, kOsKey, kBetaArchKey, kBetaOsKey})
+    known_keys_[key] = 1;
   for (const auto& [arch, conventions] : config.architectures) {
-    for (const auto& [key, value] : conventions.node_labels) known_keys_[key] = 1;
+    for (const auto& [key, value] : conventions.node_labels)
+      known_keys_[key] = 1;
   }
 }
 
@@ -77,8 +79,8 @@ image::PlatformSet NodeModel::allowed_by_term(const Value& term) const {
   image::PlatformSet out;
   const Value* expressions = term.find("matchExpressions");
   const Value* fields = term.find("matchFields");
-  bool has_expressions = expressions != nullptr && expressions->is_sequence() &&
-                         !expressions->items().empty();
+  bool has_expressions =
+      expressions != nullptr && expressions->is_sequence() && !expressions->items().empty();
   bool has_fields = fields != nullptr && fields->is_sequence() && !fields->items().empty();
   // An empty term matches no node at all.
   if (!has_expressions && !has_fields) return out;
@@ -101,7 +103,8 @@ image::PlatformSet NodeModel::allowed(const Value& node_selector, const Value& a
   if (terms == nullptr || terms->items().empty()) return by_selector;
   image::PlatformSet by_terms;
   for (const Value& term : terms->items()) {
-    for (const image::Platform& p : allowed_by_term(term)) by_terms.insert(p);
+    for (const image::Platform& p : allowed_by_term(term))
+      by_terms.insert(p);
   }
   return by_selector.intersect(by_terms);
 }

@@ -4,13 +4,13 @@
 // expressions on any other key cannot be judged here and count as satisfied.
 #pragma once
 
+#include <map>
+#include <string>
+
 #include <archfit/image/platform.hpp>
 #include <archfit/image/platform_set.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/yaml/value.hpp>
-
-#include <map>
-#include <string>
 
 namespace archfit::placement::detail {
 

@@ -1,8 +1,8 @@
+#include <algorithm>
+
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/placement/plan.hpp>
-
-#include <algorithm>
 
 #include "placement/constraints.hpp"
 #include "placement/labels.hpp"
@@ -26,7 +26,9 @@ std::string join(const std::vector<std::string>& parts, const char* separator) {
   return out;
 }
 
-std::string list(const image::PlatformSet& set) { return join(set.strs(), ", "); }
+std::string list(const image::PlatformSet& set) {
+  return join(set.strs(), ", ");
+}
 
 bool subset(const image::PlatformSet& a, const image::PlatformSet& b) {
   return std::all_of(a.begin(), a.end(), [&b](const image::Platform& p) { return b.contains(p); });
@@ -86,7 +88,9 @@ class Reporter {
   std::vector<Finding>& out_;
 };
 
-std::string json_or_empty(const Value& v) { return v.is_null() ? std::string() : yaml::to_json(v); }
+std::string json_or_empty(const Value& v) {
+  return v.is_null() ? std::string() : yaml::to_json(v);
+}
 
 struct ImageFacts {
   std::vector<image::PlatformSet> sets;
@@ -119,7 +123,8 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     }
     const resolve::Resolution* r = lookup(*ref);
     if (!ref->has_digest()) {
-      std::string pin = r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
+      std::string pin =
+          r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
       report.add("mutable-tag", Severity::Info,
                  who + ": image " + archfit::quoted(c.image_ref) +
                      " is a tag, which can move to an image built for other platforms; pin its "
@@ -190,9 +195,10 @@ std::vector<Toleration> add_tolerations(Value& tolerations, const std::vector<st
     auto it = config.architectures.find(arch);
     if (it == config.architectures.end()) continue;
     for (const Toleration& wanted : it->second.tolerations) {
-      bool covered = tolerations.is_sequence() &&
-                     std::any_of(tolerations.items().begin(), tolerations.items().end(),
-                                 [&wanted](const Value& e) { return detail::tolerates(e, wanted); });
+      bool covered =
+          tolerations.is_sequence() &&
+          std::any_of(tolerations.items().begin(), tolerations.items().end(),
+                      [&wanted](const Value& e) { return detail::tolerates(e, wanted); });
       if (covered) continue;
       if (!tolerations.is_sequence()) tolerations = Value::sequence();
       tolerations.items().push_back(detail::toleration_value(wanted));
@@ -233,8 +239,8 @@ void record(TemplatePlan& plan, std::vector<std::string> path, const Value& curr
 
 }  // namespace
 
-TemplatePlan plan_template(const TemplateContext& where, const Config& config,
-                           const Lookup& lookup, Action action) {
+TemplatePlan plan_template(const TemplateContext& where, const Config& config, const Lookup& lookup,
+                           Action action) {
   TemplatePlan plan;
   const manifest::Workload& w = *where.workload;
   const manifest::PodTemplate& t = *where.pod_template;
@@ -269,7 +275,8 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config,
       return plan;
     }
     image::PlatformSet S = config.cluster_platforms;
-    for (const image::PlatformSet& set : facts.sets) S = set.filter_runnable_on(S);
+    for (const image::PlatformSet& set : facts.sets)
+      S = set.filter_runnable_on(S);
     plan.platforms = S;
     NodeRef spec_at = t.spec;
     if (S.empty()) {
@@ -321,7 +328,8 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config,
                            "the pod's node constraints allow " + list(unsupported) +
                                ", where its images do not run (" + join(facts.described, "; ") +
                                "): pods there fail with \"exec format error\"; archfit fix "
-                               "narrows the constraint to " + list(S),
+                               "narrows the constraint to " +
+                               list(S),
                            t.spec.get(field == "spec.affinity" ? "affinity" : "nodeSelector")
                                ? t.spec.get(field == "spec.affinity" ? "affinity" : "nodeSelector")
                                : spec_at,
@@ -352,7 +360,8 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config,
     if (!added.empty()) {
       owned = true;
       std::vector<std::string> names;
-      for (const Toleration& a : added) names.push_back(detail::describe(a));
+      for (const Toleration& a : added)
+        names.push_back(detail::describe(a));
       // Pending for good when no allowed architecture is free of taints.
       bool all_tainted = true;
       for (const std::string& arch : usable.archs()) {
@@ -385,10 +394,9 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config,
     if (previous && *previous == S) owned = true;
 
     Value annotation = owned && config.annotate ? Value::string(S.str()) : Value();
-    Value current_annotation =
-        annotation_node.resolved().is_scalar()
-            ? Value::string(std::string(annotation_node.resolved().scalar()))
-            : Value();
+    Value current_annotation = annotation_node.resolved().is_scalar()
+                                   ? Value::string(std::string(annotation_node.resolved().scalar()))
+                                   : Value();
     if (previous || owned) {
       record(plan, {"metadata", "annotations", kPlatformsAnnotation}, current_annotation,
              annotation);

@@ -1,10 +1,10 @@
 // Tolerations as Kubernetes matches them against taints.
 #pragma once
 
+#include <string>
+
 #include <archfit/placement/config.hpp>
 #include <archfit/yaml/value.hpp>
-
-#include <string>
 
 namespace archfit::placement::detail {
 

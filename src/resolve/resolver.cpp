@@ -1,14 +1,17 @@
-#include <archfit/resolve/resolver.hpp>
-
 #include <utility>
+
+#include <archfit/resolve/resolver.hpp>
 
 namespace archfit::resolve {
 
 std::string_view source_name(Source s) {
   switch (s) {
-    case Source::Lock: return "lock";
-    case Source::Cache: return "cache";
-    case Source::Registry: return "registry";
+    case Source::Lock:
+      return "lock";
+    case Source::Cache:
+      return "cache";
+    case Source::Registry:
+      return "registry";
   }
   return "lock";
 }

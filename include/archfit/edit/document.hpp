@@ -4,11 +4,11 @@
 // and nothing is written.
 #pragma once
 
-#include <archfit/placement/plan.hpp>
-#include <archfit/yaml/node.hpp>
-
 #include <string>
 #include <vector>
+
+#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/node.hpp>
 
 namespace archfit::edit {
 

@@ -5,13 +5,13 @@
 // collections get flow text. Bytes outside the splices stay as they are.
 #pragma once
 
-#include <archfit/edit/layout.hpp>
-#include <archfit/yaml/node.hpp>
-#include <archfit/yaml/value.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include <archfit/edit/layout.hpp>
+#include <archfit/yaml/node.hpp>
+#include <archfit/yaml/value.hpp>
 
 namespace archfit::edit {
 

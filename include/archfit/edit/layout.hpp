@@ -3,9 +3,9 @@
 // indented under their key, and the line ending.
 #pragma once
 
-#include <archfit/yaml/node.hpp>
-
 #include <string>
+
+#include <archfit/yaml/node.hpp>
 
 namespace archfit::edit {
 

@@ -2,10 +2,10 @@
 // or flow style for places that are already flow.
 #pragma once
 
+#include <string>
+
 #include <archfit/edit/layout.hpp>
 #include <archfit/yaml/value.hpp>
-
-#include <string>
 
 namespace archfit::edit {
 

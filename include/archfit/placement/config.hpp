@@ -3,16 +3,16 @@
 // command line's job; this is the validated result.
 #pragma once
 
-#include <archfit/image/platform_set.hpp>
-#include <archfit/manifest/kinds.hpp>
-#include <archfit/resolve/settings.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <archfit/image/platform_set.hpp>
+#include <archfit/manifest/kinds.hpp>
+#include <archfit/resolve/settings.hpp>
 
 namespace archfit::placement {
 

@@ -4,6 +4,11 @@
 // Everything here is data; edit/ turns a plan into text.
 #pragma once
 
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
 #include <archfit/image/platform_set.hpp>
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/workload.hpp>
@@ -11,11 +16,6 @@
 #include <archfit/placement/finding.hpp>
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/yaml/value.hpp>
-
-#include <functional>
-#include <optional>
-#include <string>
-#include <vector>
 
 namespace archfit::placement {
 
@@ -46,7 +46,7 @@ using Lookup = std::function<const resolve::Resolution*(const image::Reference&)
 
 enum class Action { Fix, Remove };
 
-TemplatePlan plan_template(const TemplateContext& where, const Config& config,
-                           const Lookup& lookup, Action action = Action::Fix);
+TemplatePlan plan_template(const TemplateContext& where, const Config& config, const Lookup& lookup,
+                           Action action = Action::Fix);
 
 }  // namespace archfit::placement

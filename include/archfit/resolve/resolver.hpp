@@ -3,16 +3,16 @@
 // many templates use it.
 #pragma once
 
-#include <archfit/cache/lock_file.hpp>
-#include <archfit/image/platform_set.hpp>
-#include <archfit/image/reference.hpp>
-#include <archfit/resolve/settings.hpp>
-
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
+
+#include <archfit/cache/lock_file.hpp>
+#include <archfit/image/platform_set.hpp>
+#include <archfit/image/reference.hpp>
+#include <archfit/resolve/settings.hpp>
 
 namespace archfit::resolve {
 
