@@ -59,10 +59,11 @@ void apply_to_value(Value& pod_template, const placement::FieldChange& change) {
 }  // namespace
 
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
-                             const std::vector<TemplateEdit>& edits) {
+                             const std::vector<TemplateEdit>& edits, bool check_only) {
   DocumentResult result;
+  if (edits.empty()) return result;
   DocumentEditor editor(tree, detect_layout(tree));
-  Value expected = yaml::to_value(tree.root());
+  Value expected = check_only ? Value() : yaml::to_value(tree.root());
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const TemplateEdit& edit = edits[i];
     // All of a template's changes, or none of them.
@@ -78,15 +79,13 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
       result.uneditable.emplace_back(i, editor.reason());
       continue;
     }
+    if (check_only) continue;
     Value* target = value_at(expected, edit.path);
     if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + edit.path);
     for (const placement::FieldChange& change : edit.changes)
       apply_to_value(*target, change);
   }
-  if (editor.empty()) {
-    result.text = std::string(tree.text());
-    return result;
-  }
+  if (check_only || editor.empty()) return result;
   result.text = editor.apply();
   result.changed = true;
 

@@ -294,7 +294,8 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
                  "archfit placed this template for " + previous->str() + " (" +
                      kPlatformsAnnotation + "), but its images now run on " + S.str() +
                      "; archfit fix updates it",
-                 annotation_node, std::string("metadata.annotations.") + kPlatformsAnnotation);
+                 annotation_node, std::string("metadata.annotations.") + kPlatformsAnnotation)
+          .fixable = true;
     }
     if (!config.respect_existing) detail::drop_platform_constraints(desired, nodes);
 
@@ -341,6 +342,7 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
                                (field == "spec.nodeSelector" ? "a nodeSelector" : "node affinity") +
                                " for " + list(S),
                            spec_at, field);
+      f.fixable = true;
       if (field == "spec.affinity") {
         f.current = json_or_empty(current.affinity);
         f.proposed = json_or_empty(desired.affinity);
@@ -378,6 +380,7 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
               (all_tainted ? ", so they stay Pending" : ", so they never use those nodes") +
               "; archfit fix adds the tolerations",
           at ? at : spec_at, "spec.tolerations");
+      f.fixable = true;
       f.current = json_or_empty(before_tolerations);
       f.proposed = json_or_empty(desired.tolerations);
     }

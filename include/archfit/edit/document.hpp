@@ -19,15 +19,17 @@ struct TemplateEdit {
 };
 
 struct DocumentResult {
-  std::string text;  // the new document text; equal to the old when nothing changed
+  std::string text;  // the new document text when `changed`
   bool changed = false;
   // One per template that could not be edited (index into the edits, reason).
   std::vector<std::pair<std::size_t, std::string>> uneditable;
 };
 
-// `first_line` is the document's first line in its file, for messages.
+// `first_line` is the document's first line in its file, for messages. With
+// `check_only`, only finds out which templates cannot be edited: no text is
+// produced and nothing is verified.
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
-                             const std::vector<TemplateEdit>& edits);
+                             const std::vector<TemplateEdit>& edits, bool check_only = false);
 
 // The data at a dotted path ("items[2].spec.template"); nullptr when absent.
 yaml::Value* value_at(yaml::Value& root, std::string_view path);

@@ -33,6 +33,7 @@ struct Finding {
   std::string field_path;  // e.g. "spec.template.spec.affinity"
   std::string current;     // current value as compact JSON; "" when absent
   std::string proposed;    // what fix writes, as compact JSON; "" when nothing
+  bool fixable = false;    // archfit fix resolves it
 };
 
 // Every rule archfit can report, in the order of docs/rules.md.
