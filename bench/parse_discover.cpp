@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_set>
@@ -48,8 +49,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   int repeat = 1;
-  for (int i = 2; i + 1 < argc; ++i) {
-    if (std::strcmp(argv[i], "--repeat") == 0) repeat = std::max(1, std::atoi(argv[i + 1]));
+  for (int i = 2; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--repeat") == 0 && i + 1 < argc) {
+      repeat = std::max(1, std::atoi(argv[++i]));
+    } else if (std::strncmp(argv[i], "--repeat=", 9) == 0) {
+      repeat = std::max(1, std::atoi(argv[i] + 9));
+    }
   }
   try {
     std::string data = archfit::read_file(argv[1]);

@@ -14,8 +14,10 @@ int main(int argc, char** argv) {
   app.name("archfit");
   app.require_subcommand(1);
   RunState state;
-  add_version_command(app, state);
+  add_fix_command(app, state);
+  add_lint_command(app, state);
   add_images_command(app, state);
+  add_version_command(app, state);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -32,7 +32,10 @@ void add_directory(const fs::path& dir, const std::string& shown, std::vector<In
       if (is_hidden(entry.path())) it.disable_recursion_pending();
       continue;
     }
-    if (!entry.is_regular_file(ec) || !is_manifest_name(entry.path())) continue;
+    // Hidden files (.archfit.yaml, editor backups) are configuration, not input.
+    if (!entry.is_regular_file(ec) || !is_manifest_name(entry.path()) || is_hidden(entry.path())) {
+      continue;
+    }
     fs::path relative = entry.path().lexically_relative(dir);
     InputFile file;
     file.path = entry.path();

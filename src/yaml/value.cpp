@@ -1,10 +1,11 @@
-#include <archfit/base/error.hpp>
-#include <archfit/yaml/scalar.hpp>
-#include <archfit/yaml/value.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+
+#include <archfit/base/error.hpp>
+#include <archfit/yaml/scalar.hpp>
+#include <archfit/yaml/value.hpp>
 
 namespace archfit::yaml {
 
@@ -78,13 +79,18 @@ bool operator==(const Value& a, const Value& b) {
     return false;
   }
   switch (a.type()) {
-    case Value::Type::Null: return true;
-    case Value::Type::Bool: return a.as_bool() == b.as_bool();
-    case Value::Type::Int: return a.as_int() == b.as_int();
+    case Value::Type::Null:
+      return true;
+    case Value::Type::Bool:
+      return a.as_bool() == b.as_bool();
+    case Value::Type::Int:
+      return a.as_int() == b.as_int();
     case Value::Type::Float:
       return a.as_float() == b.as_float() || (std::isnan(a.as_float()) && std::isnan(b.as_float()));
-    case Value::Type::String: return a.as_string() == b.as_string();
-    case Value::Type::Sequence: return a.items() == b.items();
+    case Value::Type::String:
+      return a.as_string() == b.as_string();
+    case Value::Type::Sequence:
+      return a.items() == b.items();
     case Value::Type::Mapping: {
       if (a.entries().size() != b.entries().size()) return false;
       for (const Value::Entry& e : a.entries()) {
@@ -116,15 +122,19 @@ class Converter {
     }
     node = node.resolved();
     switch (node.kind()) {
-      case Kind::Scalar: return scalar(node);
+      case Kind::Scalar:
+        return scalar(node);
       case Kind::Sequence: {
         Value::Sequence items;
         items.reserve(node.size());
-        for (std::size_t i = 0; i < node.size(); ++i) items.push_back(convert(node.item(i), depth + 1));
+        for (std::size_t i = 0; i < node.size(); ++i)
+          items.push_back(convert(node.item(i), depth + 1));
         return Value::sequence(std::move(items));
       }
-      case Kind::Mapping: return mapping(node, depth);
-      case Kind::Alias: break;  // resolved above
+      case Kind::Mapping:
+        return mapping(node, depth);
+      case Kind::Alias:
+        break;  // resolved above
     }
     return Value();
   }
@@ -133,14 +143,22 @@ class Converter {
   static Value scalar(NodeRef node) {
     Resolved r = node.resolve();
     switch (r.type) {
-      case ScalarType::Null: return Value();
-      case ScalarType::Bool: return Value::boolean(r.boolean);
+      case ScalarType::Null:
+        return Value();
+      case ScalarType::Bool:
+        return Value::boolean(r.boolean);
       case ScalarType::Int:
-        if (r.is_unsigned) return Value::real(static_cast<double>(static_cast<std::uint64_t>(r.integer)));
+        // Beyond int64 JSON has only doubles; compare such numbers that way.
+        if (r.is_big) return Value::real(std::strtod(std::string(node.scalar()).c_str(), nullptr));
+        if (r.is_unsigned) {
+          return Value::real(static_cast<double>(static_cast<std::uint64_t>(r.integer)));
+        }
         return Value::integer(r.integer);
-      case ScalarType::Float: return Value::real(r.real);
+      case ScalarType::Float:
+        return Value::real(r.real);
       case ScalarType::String:
-      case ScalarType::Merge: break;
+      case ScalarType::Merge:
+        break;
     }
     return Value::string(std::string(node.scalar()));
   }
@@ -150,12 +168,15 @@ class Converter {
     if (key.is_scalar()) {
       Resolved r = key.resolve();
       switch (r.type) {
-        case ScalarType::Null: return "null";
-        case ScalarType::Bool: return r.boolean ? "true" : "false";
+        case ScalarType::Null:
+          return "null";
+        case ScalarType::Bool:
+          return r.boolean ? "true" : "false";
         case ScalarType::Int:
           return r.is_unsigned ? std::to_string(static_cast<std::uint64_t>(r.integer))
                                : std::to_string(r.integer);
-        default: return std::string(key.scalar());
+        default:
+          return std::string(key.scalar());
       }
     }
     // A collection used as a key: keep it distinguishable and stable.
@@ -176,7 +197,8 @@ class Converter {
       if (is_merge_key(k)) {
         NodeRef v = node.value(i).resolved();
         if (v.is_sequence()) {
-          for (std::size_t j = 0; j < v.size(); ++j) merges.push_back(convert(v.item(j), depth + 1));
+          for (std::size_t j = 0; j < v.size(); ++j)
+            merges.push_back(convert(v.item(j), depth + 1));
         } else {
           merges.push_back(convert(v, depth + 1));
         }
@@ -202,11 +224,21 @@ void append_json_string(std::string& out, const std::string& s) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -222,16 +254,24 @@ void append_json_string(std::string& out, const std::string& s) {
 
 void append_json(std::string& out, const Value& v) {
   switch (v.type()) {
-    case Value::Type::Null: out += "null"; break;
-    case Value::Type::Bool: out += v.as_bool() ? "true" : "false"; break;
-    case Value::Type::Int: out += std::to_string(v.as_int()); break;
+    case Value::Type::Null:
+      out += "null";
+      break;
+    case Value::Type::Bool:
+      out += v.as_bool() ? "true" : "false";
+      break;
+    case Value::Type::Int:
+      out += std::to_string(v.as_int());
+      break;
     case Value::Type::Float: {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.17g", v.as_float());
       out += buf;
       break;
     }
-    case Value::Type::String: append_json_string(out, v.as_string()); break;
+    case Value::Type::String:
+      append_json_string(out, v.as_string());
+      break;
     case Value::Type::Sequence: {
       out += '[';
       bool first = true;

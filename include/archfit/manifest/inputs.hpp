@@ -16,7 +16,7 @@ struct InputFile {
 
 // Expands PATH arguments: a file is taken as it is (whatever its extension); a
 // directory is searched recursively for *.yaml and *.yml, skipping hidden
-// directories, in sorted order; "-" is standard input. No arguments means
+// files and directories, in sorted order; "-" is standard input. No arguments means
 // standard input. Throws Error(Input) for a path that does not exist and for a
 // directory without manifests.
 std::vector<InputFile> collect_inputs(const std::vector<std::string>& args);

@@ -1,12 +1,12 @@
 // How images are resolved: the `resolve:` section of the configuration.
 #pragma once
 
-#include <archfit/image/platform_set.hpp>
-
 #include <chrono>
 #include <map>
 #include <string>
 #include <vector>
+
+#include <archfit/image/platform_set.hpp>
 
 namespace archfit::resolve {
 

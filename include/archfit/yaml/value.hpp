@@ -3,15 +3,15 @@
 // and to build new content before it is rendered as text.
 #pragma once
 
-#include <archfit/yaml/node.hpp>
-#include <archfit/yaml/parse.hpp>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <archfit/yaml/node.hpp>
+#include <archfit/yaml/parse.hpp>
 
 namespace archfit::yaml {
 

@@ -58,6 +58,7 @@ TEST(Cli, ImagesWalksDirectoriesSortedSkippingHidden) {
   dir.write("m/a.yaml", pod + "a:1\n");
   dir.write("m/.hidden/c.yaml", pod + "c:1\n");
   dir.write("m/notes.txt", pod + "d:1\n");
+  dir.write("m/.archfit.yaml", pod + "e:1\n");
   ProcessResult r = run_archfit({"images", (dir / "m").string()});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   std::string m = (dir / "m").string();

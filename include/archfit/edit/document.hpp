@@ -1,0 +1,37 @@
+// Applying the plans of one document's pod templates to its text, and
+// checking the result: the edited text is parsed again and must mean exactly
+// the original data with the planned fields changed. Anything else is a bug,
+// and nothing is written.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::edit {
+
+struct TemplateEdit {
+  yaml::NodeRef pod_template;  // the mapping with the template's metadata and spec
+  std::string path;            // of that mapping from the document root ("" for a Pod)
+  std::vector<placement::FieldChange> changes;
+};
+
+struct DocumentResult {
+  std::string text;  // the new document text when `changed`
+  bool changed = false;
+  // One per template that could not be edited (index into the edits, reason).
+  std::vector<std::pair<std::size_t, std::string>> uneditable;
+};
+
+// `first_line` is the document's first line in its file, for messages. With
+// `check_only`, only finds out which templates cannot be edited: no text is
+// produced and nothing is verified.
+DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
+                             const std::vector<TemplateEdit>& edits, bool check_only = false);
+
+// The data at a dotted path ("items[2].spec.template"); nullptr when absent.
+yaml::Value* value_at(yaml::Value& root, std::string_view path);
+
+}  // namespace archfit::edit

@@ -1,0 +1,63 @@
+// Changing a parsed document by splicing text into its original bytes. Every
+// change is the smallest one that gives the wanted data: append an entry after
+// the last one of a mapping, append an item to a sequence, take entries or
+// items out, replace one node. New text follows the document's layout; flow
+// collections get flow text. Bytes outside the splices stay as they are.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <archfit/edit/layout.hpp>
+#include <archfit/yaml/node.hpp>
+#include <archfit/yaml/value.hpp>
+
+namespace archfit::edit {
+
+struct Splice {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  std::string text;
+  int rank = 0;  // among inserts at one position, lower goes first
+};
+
+class DocumentEditor {
+ public:
+  DocumentEditor(const yaml::Tree& tree, Layout layout);
+
+  // Makes the value at `path` below `mapping` equal `value`, creating the
+  // mappings on the way. Returns false, with reason(), when that cannot be
+  // done without changing another part of the document (an anchor used
+  // elsewhere would change with it); nothing is recorded then.
+  bool set(yaml::NodeRef mapping, const std::vector<std::string>& path, const yaml::Value& value);
+
+  // Takes the last key of `path` out of its mapping; nothing when absent.
+  bool remove(yaml::NodeRef mapping, const std::vector<std::string>& path);
+
+  // Undo support for "all of a template's changes or none": rollback(mark)
+  // drops every splice recorded after checkpoint() returned mark.
+  std::size_t checkpoint() const { return splices_.size(); }
+  void rollback(std::size_t mark) { splices_.resize(mark); }
+
+  bool empty() const { return splices_.empty(); }
+  const std::string& reason() const { return reason_; }
+  const std::vector<Splice>& splices() const { return splices_; }
+
+  // The text with every splice applied. Throws Error(Internal) if two
+  // splices overlap.
+  std::string apply() const;
+
+ private:
+  class Session;
+  friend class Session;
+
+  const yaml::Tree& tree_;
+  Layout layout_;
+  std::vector<Splice> splices_;
+  std::string reason_;
+  std::vector<yaml::NodeId> parent_;  // built on first use
+  std::vector<bool> aliased_;         // nodes that some alias points at
+};
+
+}  // namespace archfit::edit

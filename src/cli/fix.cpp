@@ -1,0 +1,114 @@
+// `archfit fix`: write what each pod template needs into the files (or show
+// it with --diff, or only say whether anything would change with --check).
+#include <archfit/base/atomic_write.hpp>
+#include <archfit/base/error.hpp>
+#include <archfit/base/unified_diff.hpp>
+#include <archfit/report/report.hpp>
+
+#include <iostream>
+#include <memory>
+
+#include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
+#include "cli/run_setup.hpp"
+
+namespace archfit::cli {
+
+namespace {
+
+struct FixOptions {
+  std::vector<std::string> paths;
+  CommonFlags common;
+  bool check = false;
+  bool diff = false;
+  bool remove = false;
+  bool quiet = false;
+};
+
+// What fix could not do: findings a person has to act on.
+void report_leftovers(const RunResult& run, bool quiet) {
+  std::vector<placement::Finding> left;
+  for (const placement::Finding& f : run.findings) {
+    if (!f.fixable && f.severity >= placement::Severity::Warning) left.push_back(f);
+  }
+  if (left.empty() || quiet) return;
+  for (const placement::Finding& f : left) {
+    std::cerr << f.file;
+    if (f.line > 0) std::cerr << ':' << f.line << ':' << f.column;
+    std::cerr << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": "
+              << f.message << '\n';
+  }
+}
+
+int run_fix(const FixOptions& o) {
+  if (o.check && o.diff) fail(ErrorKind::Usage, "--check and --diff cannot be used together");
+  RunSetup setup = prepare_run(o.paths, o.common);
+  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
+                               o.remove ? Task::Remove : Task::Fix);
+  report_leftovers(run, o.quiet);
+  if (run.unresolved_failure) {
+    std::cerr << "archfit: images could not be resolved and resolve.onUnresolved is fail; "
+                 "nothing was written\n";
+    return kUnresolved;
+  }
+  bool unfixed_errors = false;
+  for (const placement::Finding& f : run.findings) {
+    if (!f.fixable && f.severity == placement::Severity::Error) unfixed_errors = true;
+  }
+
+  std::size_t changed = 0;
+  for (const FileResult& file : run.files) changed += file.changed ? 1 : 0;
+
+  if (o.check || o.diff) {
+    for (const FileResult& file : run.files) {
+      if (!file.changed) continue;
+      if (o.check) {
+        std::cout << "would change " << file.input.name << '\n';
+      } else {
+        std::cout << unified_diff(file.original, file.output, "a/" + file.input.name,
+                                  "b/" + file.input.name);
+      }
+    }
+    return changed > 0 || unfixed_errors ? kChangesOrFindings : kOk;
+  }
+
+  bool write_failed = false;
+  for (const FileResult& file : run.files) {
+    if (file.input.is_stdin) {
+      std::cout << (file.changed ? file.output : file.original);
+      continue;
+    }
+    if (!file.changed) continue;
+    try {
+      write_atomically(file.input.path, file.output);
+      if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
+    } catch (const Error& e) {
+      std::cerr << e.what() << '\n';
+      write_failed = true;
+    }
+  }
+  if (write_failed) return kUsageOrInput;
+  return unfixed_errors ? kChangesOrFindings : kOk;
+}
+
+}  // namespace
+
+void add_fix_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<FixOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "fix",
+      "Write node affinity, tolerations and the archfit.io/platforms annotation into pod "
+      "templates so that each runs only where its images do");
+  cmd->add_option("paths", o->paths,
+                  "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin to "
+                  "stdout");
+  cmd->add_flag("--check", o->check, "Write nothing; exit 1 if anything would change");
+  cmd->add_flag("--diff", o->diff, "Write nothing; print a unified diff; exit 1 if anything would change");
+  cmd->add_flag("--remove", o->remove,
+                "Take out what archfit added earlier (templates with archfit.io/platforms)");
+  cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
+  add_common_flags(cmd, o->common);
+  cmd->callback([o, &state] { state.exit_code = run_fix(*o); });
+}
+
+}  // namespace archfit::cli

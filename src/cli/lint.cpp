@@ -1,0 +1,86 @@
+// `archfit lint`: report what fix would change and what it cannot fix.
+#include <archfit/base/atomic_write.hpp>
+#include <archfit/base/error.hpp>
+#include <archfit/report/report.hpp>
+
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include "cli/commands.hpp"
+#include "cli/pipeline.hpp"
+#include "cli/run_setup.hpp"
+
+namespace archfit::cli {
+
+namespace {
+
+struct LintOptions {
+  std::vector<std::string> paths;
+  CommonFlags common;
+  std::string format = "text";
+  std::string output;
+  std::string fail_on = "error";
+  bool verbose = false;
+};
+
+int run_lint(const LintOptions& o) {
+  report::Format format = report::parse_format(o.format);
+  std::optional<placement::Severity> threshold;
+  if (o.fail_on == "error") {
+    threshold = placement::Severity::Error;
+  } else if (o.fail_on == "warning") {
+    threshold = placement::Severity::Warning;
+  } else if (o.fail_on == "info") {
+    threshold = placement::Severity::Info;
+  } else if (o.fail_on != "never") {
+    fail(ErrorKind::Usage,
+         "--fail-on: \"" + o.fail_on + "\" is not a severity; use error, warning, info or never");
+  }
+  RunSetup setup = prepare_run(o.paths, o.common);
+  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint);
+
+  report::Summary summary{run.files.size(), run.workloads, run.templates};
+  std::ostringstream text;
+  if (format == report::Format::Json) {
+    report::write_json(text, run.findings, summary);
+  } else {
+    // Infos (mutable tags, skipped images) are many; show them when asked.
+    placement::Severity shown = o.verbose || threshold == placement::Severity::Info
+                                    ? placement::Severity::Info
+                                    : placement::Severity::Warning;
+    report::write_text(text, run.findings, summary, shown);
+  }
+  if (o.output.empty()) {
+    std::cout << text.str();
+  } else {
+    write_atomically(o.output, text.str());
+  }
+  if (run.unresolved_failure) return kUnresolved;
+  if (threshold) {
+    for (const placement::Finding& f : run.findings) {
+      if (f.severity >= *threshold) return kChangesOrFindings;
+    }
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_lint_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<LintOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "lint", "Report pod templates whose placement does not fit their images' platforms");
+  cmd->add_option("paths", o->paths,
+                  "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
+  cmd->add_option("--format", o->format, "Output format: text or json")->capture_default_str();
+  cmd->add_option("-o,--output", o->output, "Write the report to FILE instead of stdout");
+  cmd->add_option("--fail-on", o->fail_on,
+                  "Exit 1 when a finding has this severity or worse: error, warning, info, never")
+      ->capture_default_str();
+  cmd->add_flag("-v,--verbose", o->verbose, "Also show info findings in text output");
+  add_common_flags(cmd, o->common);
+  cmd->callback([o, &state] { state.exit_code = run_lint(*o); });
+}
+
+}  // namespace archfit::cli

@@ -1,0 +1,39 @@
+// The work of `fix` and `lint` over a set of input files: read, split, parse,
+// find workloads, plan every pod template, and (for fix) edit the documents
+// that need it. Nothing is written here; the commands decide what to do with
+// the results.
+#pragma once
+
+#include <archfit/manifest/inputs.hpp>
+#include <archfit/placement/config.hpp>
+#include <archfit/placement/finding.hpp>
+#include <archfit/resolve/resolver.hpp>
+
+#include <string>
+#include <vector>
+
+namespace archfit::cli {
+
+enum class Task { Lint, Fix, Remove };
+
+struct FileResult {
+  manifest::InputFile input;
+  std::string original;
+  std::string output;  // the new content when `changed`
+  bool changed = false;
+};
+
+struct RunResult {
+  std::vector<FileResult> files;
+  std::vector<placement::Finding> findings;  // sorted for reporting
+  std::size_t workloads = 0;
+  std::size_t templates = 0;
+  // An image could not be resolved and resolve.onUnresolved is fail.
+  bool unresolved_failure = false;
+};
+
+// Throws Error(Input) with file:line:col for unreadable or invalid input.
+RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
+                       const placement::Config& config, resolve::Resolver& resolver, Task task);
+
+}  // namespace archfit::cli

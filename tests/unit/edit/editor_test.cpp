@@ -1,0 +1,223 @@
+// The splice editor on small documents: exact output bytes, and the output
+// always reads back as the input with the one value changed.
+#include <gtest/gtest.h>
+
+#include <archfit/edit/editor.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/value.hpp>
+
+namespace archfit::edit {
+namespace {
+
+using yaml::Value;
+
+Value read_value(const std::string& text) {
+  yaml::Tree tree = yaml::parse_document(text);
+  return yaml::to_value(tree.root());
+}
+
+struct EditCase {
+  const char* name;
+  std::string input;
+  std::vector<std::string> path;
+  std::string value;  // YAML text of the new value; "" means: remove the key
+  std::string expected;
+};
+
+class EditorCases : public ::testing::TestWithParam<EditCase> {};
+
+TEST_P(EditorCases, ExactBytesAndMeaning) {
+  const EditCase& c = GetParam();
+  yaml::Tree tree = yaml::parse_document(c.input);
+  DocumentEditor editor(tree, detect_layout(tree));
+  bool ok = c.value.empty() ? editor.remove(tree.root(), c.path)
+                            : editor.set(tree.root(), c.path, read_value(c.value));
+  ASSERT_TRUE(ok) << editor.reason();
+  std::string out = editor.apply();
+  EXPECT_EQ(out, c.expected);
+
+  Value want = read_value(c.input);
+  Value* at = &want;
+  for (std::size_t i = 0; i + 1 < c.path.size(); ++i) {
+    if (at->find(c.path[i]) == nullptr) at->set(c.path[i], Value::mapping());
+    at = at->find(c.path[i]);
+  }
+  if (c.value.empty()) {
+    at->erase(c.path.back());
+  } else {
+    at->set(c.path.back(), read_value(c.value));
+  }
+  EXPECT_EQ(yaml::to_json(read_value(out)), yaml::to_json(want));
+  EXPECT_EQ(read_value(out), want);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, EditorCases,
+    ::testing::Values(
+        EditCase{
+            "append_key_to_block_mapping",
+            "spec:\n  containers:\n  - name: a\n",
+            {"spec", "nodeSelector"},
+            "{kubernetes.io/arch: arm64}",
+            "spec:\n  containers:\n  - name: a\n  nodeSelector:\n    kubernetes.io/arch: arm64\n"},
+        EditCase{"create_nested_path",
+                 "metadata:\n  name: x\nspec: {}\n",
+                 {"metadata", "annotations", "archfit.io/platforms"},
+                 "linux/amd64",
+                 "metadata:\n  name: x\n  annotations:\n    archfit.io/platforms: linux/amd64\n"
+                 "spec: {}\n"},
+        EditCase{
+            "append_block_items_flush",
+            "t:\n- key: a\n  operator: Exists\nz: 1\n",
+            {"t"},
+            "[{key: a, operator: Exists}, {key: b, operator: Equal, value: v}]",
+            "t:\n- key: a\n  operator: Exists\n- key: b\n  operator: Equal\n  value: v\nz: 1\n"},
+        EditCase{"append_block_items_indented",
+                 "s:\n  t:\n    - a\n    - b\n  u: 1\n",
+                 {"s", "t"},
+                 "[a, b, c]",
+                 "s:\n  t:\n    - a\n    - b\n    - c\n  u: 1\n"},
+        EditCase{"append_flow_items",
+                 "t: [{key: a, operator: Exists}]\n",
+                 {"t"},
+                 "[{key: a, operator: Exists}, {key: b, operator: Exists}]",
+                 "t: [{key: a, operator: Exists}, {key: b, operator: Exists}]\n"},
+        EditCase{"append_flow_entry",
+                 "r: {cpu: 1}\n",
+                 {"r"},
+                 "{cpu: 1, memory: 1Gi}",
+                 "r: {cpu: 1, memory: 1Gi}\n"},
+        EditCase{"replace_scalar", "a: 1\nb: old # keep\n", {"b"}, "new", "a: 1\nb: new # keep\n"},
+        EditCase{"replace_scalar_that_needs_quotes", "a: x\n", {"a"}, "'yes'", "a: \"yes\"\n"},
+        EditCase{"empty_flow_sequence_becomes_block",
+                 "spec:\n  tolerations: []\n  x: 1\n",
+                 {"spec", "tolerations"},
+                 "[{key: k, operator: Exists}]",
+                 "spec:\n  tolerations:\n  - key: k\n    operator: Exists\n  x: 1\n"},
+        EditCase{"empty_flow_mapping_becomes_block",
+                 "spec:\n  affinity: {}\n",
+                 {"spec", "affinity", "nodeAffinity"},
+                 "{x: 1}",
+                 "spec:\n  affinity:\n    nodeAffinity:\n      x: 1\n"},
+        EditCase{"null_value_becomes_block",
+                 "spec:\n  affinity:\n  x: 1\n",
+                 {"spec", "affinity"},
+                 "{a: [1, 2]}",
+                 "spec:\n  affinity:\n    a:\n    - 1\n    - 2\n  x: 1\n"},
+        EditCase{"narrow_flow_values",
+                 "e: {key: k, operator: In, values: [amd64, arm64]}\n",
+                 {"e", "values"},
+                 "[amd64]",
+                 "e: {key: k, operator: In, values: [amd64]}\n"},
+        EditCase{"narrow_block_values_last",
+                 "values:\n- amd64\n- arm64\nnext: 1\n",
+                 {"values"},
+                 "[amd64]",
+                 "values:\n- amd64\nnext: 1\n"},
+        EditCase{"narrow_block_values_first",
+                 "values:\n- amd64\n- arm64\n",
+                 {"values"},
+                 "[arm64]",
+                 "values:\n- arm64\n"},
+        EditCase{"remove_middle_key", "a: 1\nb: 2\nc: 3\n", {"b"}, "", "a: 1\nc: 3\n"},
+        EditCase{"remove_last_key", "a: 1\nb: 2\nc: 3\n", {"c"}, "", "a: 1\nb: 2\n"},
+        EditCase{"remove_first_key_of_compact_item",
+                 "l:\n- a: 1\n  b: 2\n",
+                 {"l"},
+                 "[{b: 2}]",
+                 "l:\n- b: 2\n"},
+        EditCase{"crlf_lines",
+                 "spec:\r\n  a: 1\r\n",
+                 {"spec", "b"},
+                 "[x]",
+                 "spec:\r\n  a: 1\r\n  b:\r\n  - x\r\n"},
+        EditCase{"four_space_indent",
+                 "spec:\n    template:\n        a: 1\n",
+                 {"spec", "template", "b"},
+                 "{c: {d: 1}}",
+                 "spec:\n    template:\n        a: 1\n        b:\n            c:\n                "
+                 "d: 1\n"},
+        EditCase{"no_final_newline", "spec:\n  a: 1", {"spec", "b"}, "2", "spec:\n  a: 1\n  b: 2"},
+        EditCase{"after_block_scalar",
+                 "spec:\n  script: |\n    echo hi\n\nother: 1\n",
+                 {"spec", "b"},
+                 "2",
+                 "spec:\n  script: |\n    echo hi\n\n  b: 2\nother: 1\n"},
+        EditCase{"comments_stay",
+                 "spec: # the pod\n  # first\n  a: 1 # one\n  # trailing\nz: 0\n",
+                 {"spec", "b"},
+                 "2",
+                 "spec: # the pod\n  # first\n  a: 1 # one\n  b: 2\n  # trailing\nz: 0\n"},
+        EditCase{"append_expression_to_term",
+                 "terms:\n- matchExpressions:\n  - key: zone\n    operator: In\n    values: [a]\n",
+                 {"terms"},
+                 "[{matchExpressions: [{key: zone, operator: In, values: [a]}, "
+                 "{key: kubernetes.io/arch, operator: In, values: [arm64]}]}]",
+                 "terms:\n- matchExpressions:\n  - key: zone\n    operator: In\n    values: [a]\n"
+                 "  - key: kubernetes.io/arch\n    operator: In\n    values:\n    - arm64\n"},
+        EditCase{"match_fields_only_term",
+                 "terms:\n- matchFields:\n  - {key: metadata.name, operator: In, values: [n1]}\n",
+                 {"terms"},
+                 "[{matchFields: [{key: metadata.name, operator: In, values: [n1]}], "
+                 "matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]}]",
+                 "terms:\n- matchFields:\n  - {key: metadata.name, operator: In, values: [n1]}\n"
+                 "  matchExpressions:\n  - key: kubernetes.io/arch\n    operator: In\n"
+                 "    values:\n    - amd64\n"},
+        EditCase{"alias_replaced_by_flow",
+                 "base: &t [{key: a, operator: Exists}]\nuse: *t\n",
+                 {"use"},
+                 "[{key: a, operator: Exists}, {key: b, operator: Exists}]",
+                 "base: &t [{key: a, operator: Exists}]\n"
+                 "use:\n- key: a\n  operator: Exists\n- key: b\n  operator: Exists\n"},
+        EditCase{"quoted_keys_and_values",
+                 "\"spec\":\n  \"a\": \"1\"\n",
+                 {"spec", "b"},
+                 "'on'",
+                 "\"spec\":\n  \"a\": \"1\"\n  b: \"on\"\n"}),
+    [](const auto& test) { return test.param.name; });
+
+TEST(Editor, AnchorUsedElsewhereIsUneditable) {
+  std::string text = "a: &shared\n  x: 1\nb: *shared\n";
+  yaml::Tree tree = yaml::parse_document(text);
+  DocumentEditor editor(tree, detect_layout(tree));
+  EXPECT_FALSE(editor.set(tree.root(), {"a", "y"}, Value::integer(2)));
+  EXPECT_NE(editor.reason().find("anchor &shared"), std::string::npos) << editor.reason();
+  EXPECT_TRUE(editor.empty());
+  EXPECT_EQ(editor.apply(), text);
+}
+
+TEST(Editor, AnchorNobodyUsesIsEditable) {
+  yaml::Tree tree = yaml::parse_document("a: &lonely\n  x: 1\n");
+  DocumentEditor editor(tree, detect_layout(tree));
+  ASSERT_TRUE(editor.set(tree.root(), {"a", "y"}, Value::integer(2)));
+  // "y" is a boolean to YAML 1.1 readers, so the key is quoted.
+  EXPECT_EQ(editor.apply(), "a: &lonely\n  x: 1\n  \"y\": 2\n");
+}
+
+TEST(Editor, InsertsAtOnePlaceGoDeepestFirst) {
+  // Both the new spec key and the new template key land after the last line.
+  std::string text = "template:\n  spec:\n    containers:\n    - name: a\n";
+  yaml::Tree tree = yaml::parse_document(text);
+  DocumentEditor editor(tree, detect_layout(tree));
+  ASSERT_TRUE(
+      editor.set(tree.root(), {"template", "metadata", "annotations", "k"}, Value::string("v")));
+  ASSERT_TRUE(editor.set(tree.root(), {"template", "spec", "containers"},
+                         read_value("[{name: a}, {name: b}]")));
+  ASSERT_TRUE(editor.set(tree.root(), {"template", "spec", "nodeSelector"}, read_value("{a: b}")));
+  EXPECT_EQ(editor.apply(),
+            "template:\n  spec:\n    containers:\n    - name: a\n    - name: b\n"
+            "    nodeSelector:\n      a: b\n  metadata:\n    annotations:\n      k: v\n");
+}
+
+TEST(Editor, RollbackDropsSplices) {
+  yaml::Tree tree = yaml::parse_document("a: 1\n");
+  DocumentEditor editor(tree, detect_layout(tree));
+  std::size_t mark = editor.checkpoint();
+  ASSERT_TRUE(editor.set(tree.root(), {"b"}, Value::integer(2)));
+  editor.rollback(mark);
+  EXPECT_TRUE(editor.empty());
+  EXPECT_EQ(editor.apply(), "a: 1\n");
+}
+
+}  // namespace
+}  // namespace archfit::edit
