@@ -30,6 +30,7 @@ struct Parsed {
   std::vector<std::unique_ptr<yaml::Tree>> trees;
 };
 
+// The trees point into `text`, which must outlive the result.
 Parsed parse_all(const std::string& text) {
   Parsed p;
   p.docs = yaml::split_stream(text);
@@ -85,7 +86,8 @@ std::string lock_for_corpus() {
   std::set<std::string> canonical;
   auto kinds = manifest::KindTable::defaults();
   for (const auto& path : corpus_files()) {
-    Parsed p = parse_all(read(path));
+    std::string text = read(path);
+    Parsed p = parse_all(text);
     for (const auto& tree : p.trees) {
       for (const auto& w : manifest::discover(*tree, kinds)) {
         for (const auto& t : w.templates) {
