@@ -64,27 +64,42 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
   if (edits.empty()) return result;
   DocumentEditor editor(tree, detect_layout(tree));
   Value expected = check_only ? Value() : yaml::to_value(tree.root());
-  for (std::size_t i = 0; i < edits.size(); ++i) {
-    const TemplateEdit& edit = edits[i];
-    // All of a template's changes, or none of them.
-    std::size_t mark = editor.checkpoint();
-    bool ok = true;
-    for (const placement::FieldChange& change : edit.changes) {
-      ok = change.remove ? editor.remove(edit.pod_template, change.path)
-                         : editor.set(edit.pod_template, change.path, change.value);
-      if (!ok) break;
+  // Rewriting an alias frees its anchor, so an edit refused because of an
+  // anchor is tried again once other edits have made progress.
+  std::vector<std::size_t> pending(edits.size());
+  for (std::size_t i = 0; i < edits.size(); ++i)
+    pending[i] = i;
+  std::vector<std::pair<std::size_t, std::string>> refused;
+  for (bool progress = true; progress && !pending.empty();) {
+    progress = false;
+    refused.clear();
+    std::vector<std::size_t> next;
+    for (std::size_t i : pending) {
+      const TemplateEdit& edit = edits[i];
+      // All of a template's changes, or none of them.
+      DocumentEditor::Mark mark = editor.checkpoint();
+      bool ok = true;
+      for (const placement::FieldChange& change : edit.changes) {
+        ok = change.remove ? editor.remove(edit.pod_template, change.path)
+                           : editor.set(edit.pod_template, change.path, change.value);
+        if (!ok) break;
+      }
+      if (!ok) {
+        editor.rollback(mark);
+        refused.emplace_back(i, editor.reason());
+        next.push_back(i);
+        continue;
+      }
+      progress = true;
+      if (check_only) continue;
+      Value* target = value_at(expected, edit.path);
+      if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + edit.path);
+      for (const placement::FieldChange& change : edit.changes)
+        apply_to_value(*target, change);
     }
-    if (!ok) {
-      editor.rollback(mark);
-      result.uneditable.emplace_back(i, editor.reason());
-      continue;
-    }
-    if (check_only) continue;
-    Value* target = value_at(expected, edit.path);
-    if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + edit.path);
-    for (const placement::FieldChange& change : edit.changes)
-      apply_to_value(*target, change);
+    pending = std::move(next);
   }
+  result.uneditable = std::move(refused);
   if (check_only || editor.empty()) return result;
   result.text = editor.apply();
   result.changed = true;

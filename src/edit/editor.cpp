@@ -75,6 +75,10 @@ class DocumentEditor::Session {
       return false;
     }
     e_.splices_.insert(e_.splices_.end(), pending_.begin(), pending_.end());
+    for (NodeId alias : dropping_) {
+      --e_.alias_uses_[e_.tree_.node(alias).first_child];
+      e_.dropped_.push_back(alias);
+    }
     return true;
   }
 
@@ -82,15 +86,19 @@ class DocumentEditor::Session {
   // alias (the alias would change too).
   bool editable(NodeRef node) {
     for (NodeId n = node.id(); n != kNone; n = e_.parent_[n]) {
-      if (e_.aliased_[n]) return fail(anchor_message(NodeRef(&e_.tree_, n)));
+      if (e_.alias_uses_[n] > 0) return fail(anchor_message(NodeRef(&e_.tree_, n)));
     }
     return true;
   }
 
-  // A subtree that goes away must not hold an anchor that an alias elsewhere uses.
+  // A subtree that goes away must not hold an anchor that an alias elsewhere
+  // uses. The aliases inside it go away with it.
   bool removable(NodeRef node) {
-    if (node.is_alias()) return true;
-    if (e_.aliased_[node.id()]) return fail(anchor_message(node));
+    if (node.is_alias()) {
+      dropping_.push_back(node.id());
+      return true;
+    }
+    if (e_.alias_uses_[node.id()] > 0) return fail(anchor_message(node));
     for (std::size_t i = 0; i < child_count(node); ++i) {
       if (!removable(child(node, i))) return false;
     }
@@ -255,7 +263,7 @@ class DocumentEditor::Session {
           add(mapping.key(first).span().begin, mapping.key(last + 1).span().begin, "");
         }
       } else if (last + 1 < n) {
-        add(mapping.key(first).span().begin, mapping.key(last + 1).span().begin, "");
+        add_whole_lines(mapping.key(first).span().begin, mapping.key(last + 1).span().begin);
       } else {
         remove_trailing_lines(mapping.key(first).span().begin, mapping.value(last).span().end);
       }
@@ -283,7 +291,7 @@ class DocumentEditor::Session {
       if (last + 1 < n) {
         std::uint32_t next = dash_before(sequence.item(last + 1));
         if (next == kNone) return (void)fail("cannot find the '-' of a sequence item");
-        add(dash, next, "");
+        add_whole_lines(dash, next);
       } else {
         remove_trailing_lines(dash, sequence.item(last).span().end);
       }
@@ -368,6 +376,15 @@ class DocumentEditor::Session {
 
   // Deletes the lines from the one holding `first` through the one holding
   // `last_end`; `first` must start its line.
+  // Takes out [first, next): whole lines when both start their lines, so that
+  // the removal meets a neighbouring one at a line start.
+  void add_whole_lines(std::uint32_t first, std::uint32_t next) {
+    if (first_on_line(first) && first_on_line(next)) {
+      return add(line_start(first), line_start(next), "");
+    }
+    add(first, next, "");
+  }
+
   void remove_trailing_lines(std::uint32_t first, std::uint32_t last_end) {
     if (!first_on_line(first)) return (void)fail("cannot take out a line that holds more");
     std::uint32_t begin = line_start(first);
@@ -382,21 +399,30 @@ class DocumentEditor::Session {
   DocumentEditor& e_;
   std::string_view text_;
   std::vector<Splice> pending_;
+  std::vector<NodeId> dropping_;
   std::string failure_;
 };
 
 DocumentEditor::DocumentEditor(const yaml::Tree& tree, Layout layout)
     : tree_(tree), layout_(std::move(layout)) {
   parent_.assign(tree.node_count(), kNone);
-  aliased_.assign(tree.node_count(), false);
+  alias_uses_.assign(tree.node_count(), 0);
   for (NodeId id = 0; id < tree.node_count(); ++id) {
     const yaml::Node& n = tree.node(id);
     if (n.kind == yaml::Kind::Alias) {
-      aliased_[n.first_child] = true;
+      ++alias_uses_[n.first_child];
     } else if (n.kind != yaml::Kind::Scalar) {
       for (std::uint32_t i = 0; i < n.child_count; ++i)
         parent_[tree.child(n.first_child + i)] = id;
     }
+  }
+}
+
+void DocumentEditor::rollback(Mark mark) {
+  splices_.resize(mark.splices);
+  while (dropped_.size() > mark.dropped) {
+    ++alias_uses_[tree_.node(dropped_.back()).first_child];
+    dropped_.pop_back();
   }
 }
 
@@ -468,16 +494,36 @@ std::string DocumentEditor::apply() const {
   std::string out;
   out.reserve(text.size() + 256);
   std::uint32_t pos = 0;
+  bool last_removed = false;
+  std::uint32_t run_begin = 0;  // where the last run of removals starts
   for (std::size_t i : order) {
     const Splice& s = splices_[i];
     if (s.begin < pos) {
-      fail(ErrorKind::Internal, "overlapping edits at byte " + std::to_string(s.begin));
+      // Two removals that meet take out their union; anything else overlapping
+      // is a bug.
+      if (!s.text.empty() || !last_removed) {
+        fail(ErrorKind::Internal, "overlapping edits at byte " + std::to_string(s.begin));
+      }
+      pos = std::max(pos, s.end);
+      continue;
+    }
+    if (s.text.empty() && s.end > s.begin && !(last_removed && s.begin == pos)) {
+      run_begin = s.begin;
     }
     out.append(text.substr(pos, s.begin - pos));
     out += s.text;
     pos = s.end;
+    last_removed = s.text.empty() && s.end > s.begin;
   }
   out.append(text.substr(pos));
+  // Removals that reach the end of a text without a final line break take the
+  // break before them, so that the text still ends without one.
+  bool to_end = last_removed && pos == text.size() && !text.empty() && text.back() != '\n';
+  if (to_end && run_begin > 0 && text[run_begin - 1] == '\n' && text[run_begin] != '\n' &&
+      text[run_begin] != '\r' && !out.empty() && out.back() == '\n') {
+    out.pop_back();
+    if (!out.empty() && out.back() == '\r') out.pop_back();
+  }
   return out;
 }
 

@@ -237,6 +237,23 @@ void record(TemplatePlan& plan, std::vector<std::string> path, const Value& curr
   plan.changes.push_back(std::move(change));
 }
 
+// Taking out archfit's annotation takes out the annotations mapping (and the
+// template's metadata) when nothing else is left in it, since archfit created
+// them.
+void widen_annotation_removal(TemplatePlan& plan, NodeRef pod_template) {
+  for (FieldChange& change : plan.changes) {
+    if (!change.remove || change.path.size() != 3 || change.path[0] != "metadata" ||
+        change.path[1] != "annotations") {
+      continue;
+    }
+    NodeRef metadata = pod_template.get("metadata").resolved();
+    if (metadata.get("annotations").resolved().size() != 1) return;
+    change.path.pop_back();
+    if (metadata.size() == 1) change.path.pop_back();
+    return;
+  }
+}
+
 }  // namespace
 
 TemplatePlan plan_template(const TemplateContext& where, const Config& config, const Lookup& lookup,
@@ -290,11 +307,11 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
     if (previous && *previous == S) {
       desired = current;  // archfit's own constraints are in place and still right
     } else if (previous) {
-      report.add("stale-placement", Severity::Warning,
-                 "archfit placed this template for " + previous->str() + " (" +
-                     kPlatformsAnnotation + "), but its images now run on " + S.str() +
-                     "; archfit fix updates it",
-                 annotation_node, std::string("metadata.annotations.") + kPlatformsAnnotation)
+      report
+          .add("stale-placement", Severity::Warning,
+               "archfit placed this template for " + previous->str() + " (" + kPlatformsAnnotation +
+                   "), but its images now run on " + S.str() + "; archfit fix updates it",
+               annotation_node, std::string("metadata.annotations.") + kPlatformsAnnotation)
           .fixable = true;
     }
     if (!config.respect_existing) detail::drop_platform_constraints(desired, nodes);
@@ -315,7 +332,10 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
     }
 
     if (!subset(allowed, S) && config.mode != Mode::TolerationsOnly) {
-      bool had_own = !is_empty(desired.node_selector) || detail::required_terms(desired.affinity);
+      // The user's constraints already narrow the platforms (but not enough),
+      // rather than saying nothing about them (no constraint, or only
+      // matchFields or unrelated labels).
+      bool had_own = allowed.size() < nodes.allowed(Value(), Value()).size();
       image::PlatformSet unsupported = minus(allowed, S);
       detail::restrict_to(desired, S, nodes, config.mode);
       owned = true;
@@ -409,6 +429,7 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
     record(plan, {"metadata", "annotations", kPlatformsAnnotation},
            Value::string(std::string(annotation_node.resolved().scalar())), Value());
   }
+  widen_annotation_removal(plan, t.node);
   record(plan, {"spec", "nodeSelector"}, current.node_selector, desired.node_selector);
   record(plan, {"spec", "affinity"}, current.affinity, desired.affinity);
   record(plan, {"spec", "tolerations"}, current.tolerations, desired.tolerations);

@@ -32,7 +32,7 @@ const Resolution* Resolver::resolve_local(const image::Reference& ref) {
     r->digest = entry->digest;
     r->source = Source::Lock;
   } else {
-    r->error = ref.canonical() + " is not in the lock file " +
+    r->error = "not in the lock file " +
                (lock_name_.empty() ? std::string("(none was found)") : lock_name_);
   }
   it->second = std::move(r);

@@ -37,8 +37,12 @@ class DocumentEditor {
 
   // Undo support for "all of a template's changes or none": rollback(mark)
   // drops every splice recorded after checkpoint() returned mark.
-  std::size_t checkpoint() const { return splices_.size(); }
-  void rollback(std::size_t mark) { splices_.resize(mark); }
+  struct Mark {
+    std::size_t splices = 0;
+    std::size_t dropped = 0;
+  };
+  Mark checkpoint() const { return Mark{splices_.size(), dropped_.size()}; }
+  void rollback(Mark mark);
 
   bool empty() const { return splices_.empty(); }
   const std::string& reason() const { return reason_; }
@@ -57,7 +61,11 @@ class DocumentEditor {
   std::vector<Splice> splices_;
   std::string reason_;
   std::vector<yaml::NodeId> parent_;  // built on first use
-  std::vector<bool> aliased_;         // nodes that some alias points at
+  // For each node, how many aliases that stay in the text point at it. An
+  // alias inside a replaced or removed subtree no longer counts, so that an
+  // anchor whose every alias is being rewritten becomes editable.
+  std::vector<std::uint32_t> alias_uses_;
+  std::vector<yaml::NodeId> dropped_;  // aliases taken out, in order, for rollback
 };
 
 }  // namespace archfit::edit

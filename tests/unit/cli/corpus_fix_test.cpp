@@ -3,17 +3,17 @@
 // untouched documents stay byte for byte, changed ones differ only in the
 // placement fields of their pod templates, a second fix changes nothing, and
 // lint afterwards finds nothing fix could have fixed.
+#include <memory>
+#include <set>
+
+#include <gtest/gtest.h>
+
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
-
-#include <gtest/gtest.h>
-
-#include <memory>
-#include <set>
 
 #include "support/corpus.hpp"
 #include "support/process.hpp"
@@ -92,7 +92,8 @@ std::string lock_for_corpus() {
       for (const auto& w : manifest::discover(*tree, kinds)) {
         for (const auto& t : w.templates) {
           for (const auto& c : t.containers) {
-            if (auto ref = image::Reference::try_parse(c.image_ref)) canonical.insert(ref->canonical());
+            if (auto ref = image::Reference::try_parse(c.image_ref))
+              canonical.insert(ref->canonical());
           }
         }
       }

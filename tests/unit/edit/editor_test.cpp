@@ -212,7 +212,7 @@ TEST(Editor, InsertsAtOnePlaceGoDeepestFirst) {
 TEST(Editor, RollbackDropsSplices) {
   yaml::Tree tree = yaml::parse_document("a: 1\n");
   DocumentEditor editor(tree, detect_layout(tree));
-  std::size_t mark = editor.checkpoint();
+  auto mark = editor.checkpoint();
   ASSERT_TRUE(editor.set(tree.root(), {"b"}, Value::integer(2)));
   editor.rollback(mark);
   EXPECT_TRUE(editor.empty());
