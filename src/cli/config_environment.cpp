@@ -2,6 +2,8 @@
 // and the common flags: the two ways a run overrides the configuration file.
 #include <cstdlib>
 
+#include <CLI/CLI.hpp>
+
 #include "cli/config_loader.hpp"
 
 namespace archfit::cli {

@@ -12,11 +12,13 @@
 #include <string_view>
 #include <vector>
 
-#include <CLI/CLI.hpp>
-
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/yaml/node.hpp>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace archfit::cli {
 

@@ -99,6 +99,11 @@ Workload make_workload(NodeRef object, const KindRule& rule, std::string path) {
     t.labels = string_map(node.get("metadata").resolved().get("labels"));
     add_containers(spec, "containers", false, t.containers);
     add_containers(spec, "initContainers", true, t.containers);
+    NodeRef secrets = spec.get("imagePullSecrets").resolved();
+    for (std::size_t i = 0; secrets.is_sequence() && i < secrets.size(); ++i) {
+      std::string name = string_at(secrets.item(i), "name");
+      if (!name.empty()) t.image_pull_secrets.push_back(std::move(name));
+    }
     w.templates.push_back(std::move(t));
   });
   return w;

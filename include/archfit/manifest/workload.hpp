@@ -29,6 +29,7 @@ struct PodTemplate {
   std::string namespace_name;  // the object's metadata.namespace ("" when not set)
   std::vector<std::pair<std::string, std::string>> labels;  // template metadata.labels
   std::vector<Container> containers;                        // containers, then initContainers
+  std::vector<std::string> image_pull_secrets;              // spec.imagePullSecrets[].name
 };
 
 struct Workload {

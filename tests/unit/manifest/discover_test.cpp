@@ -75,6 +75,16 @@ TEST(Discover, PodIsItsOwnTemplate) {
   EXPECT_EQ(ws[0].templates[0].containers[0].image_ref, "busybox");
 }
 
+TEST(Discover, ImagePullSecretNames) {
+  yaml::Tree tree = yaml::parse_document(
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+      "spec:\n  imagePullSecrets:\n  - name: regcred\n  - {}\n  - name: other\n"
+      "  containers:\n  - {name: c, image: busybox}\n");
+  auto ws = find(tree);
+  ASSERT_EQ(ws.size(), 1u);
+  EXPECT_EQ(ws[0].templates[0].image_pull_secrets, (std::vector<std::string>{"regcred", "other"}));
+}
+
 TEST(Discover, CronJobTemplatePath) {
   yaml::Tree tree = yaml::parse_document(R"(apiVersion: batch/v1
 kind: CronJob

@@ -1,0 +1,107 @@
+// The on-disk cache of resolved platforms (DESIGN.md section 5): what a
+// manifest or index digest runs on (immutable, never expires) and which digest
+// a tag pointed at when (trusted for resolve.tagTTL). Shared by every archfit
+// process of a user; safe when several run at once.
+//
+// Layout under the cache root (--cache-dir), versioned so that a future format
+// starts over beside this one instead of misreading it:
+//   v1/digests/sha256/<first 2 hex>/<hex>.json   {"version":1,"kind":"digest",...}
+//   v1/tags/<sha256 hex of the canonical reference>.json   {"version":1,"kind":"tag",...}
+// Every write goes to a unique temporary file in the target directory and is
+// renamed over the entry, so readers see a whole old entry or a whole new one.
+// An entry that cannot be read, is not valid JSON, has another version or kind,
+// or names another key than the one asked for is a miss, never an error; the
+// next put replaces it. Credentials and tokens are never written here.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <archfit/image/platform_set.hpp>
+#include <archfit/image/reference.hpp>
+
+namespace archfit::cache {
+
+using TimePoint = std::chrono::system_clock::time_point;
+// The clock behind TTLs and ages. A seam: tests pass a fixed or stepping clock.
+using Clock = std::function<TimePoint()>;
+Clock system_clock();
+
+struct DigestEntry {
+  std::string digest;            // "sha256:<64 hex>"
+  std::string media_type;        // of the manifest or index; "" when not known
+  image::PlatformSet platforms;  // attestations already left out
+  TimePoint written{};           // when this entry was stored
+};
+
+struct TagEntry {
+  std::string reference;  // canonical reference with a tag and no digest
+  std::string digest;     // what the tag pointed at
+  TimePoint fetched{};    // when the registry said so
+};
+
+// One file of the cache, for `archfit cache list` and prune.
+struct ListedEntry {
+  enum class Kind { Digest, Tag, Invalid };
+  Kind kind = Kind::Invalid;
+  std::filesystem::path path;
+  std::string key;               // digest, canonical reference, or "" when Invalid
+  std::string digest;            // Tag: the digest it points at; Digest: the key
+  image::PlatformSet platforms;  // Digest entries only
+  TimePoint time{};              // written (Digest) or fetched (Tag); file mtime when Invalid
+  std::uintmax_t bytes = 0;
+};
+
+struct PruneResult {
+  std::size_t removed = 0;  // entries and leftover temporary files removed
+  std::size_t kept = 0;
+  std::uintmax_t bytes_freed = 0;
+};
+
+class Store {
+ public:
+  // `root` is the cache directory itself (the v1/ directory goes inside it).
+  // Nothing is created until the first put.
+  explicit Store(std::filesystem::path root, Clock clock = system_clock());
+
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path version_dir() const;  // root/v1
+
+  // A digest must be "sha256:" + 64 lowercase hex; anything else is a miss and
+  // is never stored (put returns false).
+  std::optional<DigestEntry> get_digest(std::string_view digest) const;
+  std::optional<TagEntry> get_tag(const image::Reference& ref) const;
+
+  // False (with the reason in *why) when the entry could not be written, e.g.
+  // a read-only directory: the cache is an optimization, so callers report
+  // and go on. `written`/`fetched` are set from the clock.
+  bool put_digest(DigestEntry entry, std::string* why = nullptr);
+  bool put_tag(const image::Reference& ref, std::string_view digest, std::string* why = nullptr);
+
+  // True when the tag entry is younger than ttl; a ttl of 0 is never fresh.
+  bool fresh(const TagEntry& entry, std::chrono::seconds ttl) const;
+
+  // Every file under version_dir(), sorted by kind then key; invalid entries
+  // (corrupt, foreign, leftover temporary files) are listed as Invalid.
+  std::vector<ListedEntry> list() const;
+  // Removes entries whose time is older than now - older_than, and every
+  // Invalid file older than a minute (a temporary file younger than that may
+  // belong to a process writing right now).
+  PruneResult prune(std::chrono::seconds older_than);
+  // Removes version_dir() entirely; other files under root are left alone.
+  PruneResult clear();
+
+  TimePoint now() const { return clock_(); }
+
+ private:
+  std::filesystem::path root_;
+  Clock clock_;
+};
+
+}  // namespace archfit::cache
