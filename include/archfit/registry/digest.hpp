@@ -1,0 +1,17 @@
+// Content digests ("sha256:<hex>"): computing them over bodies and checking a
+// body fetched by digest really is that content.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace archfit::registry {
+
+// "sha256:" + 64 lowercase hex digits.
+std::string sha256_digest(std::string_view data);
+
+// True when `digest` (sha256 or sha512) names `data`. Throws Error(Resolution)
+// for another algorithm.
+bool digest_matches(std::string_view digest, std::string_view data);
+
+}  // namespace archfit::registry

@@ -1,0 +1,249 @@
+#include <algorithm>
+#include <charconv>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include <curl/curl.h>
+
+#include <archfit/base/text.hpp>
+#include <archfit/registry/curl_transport.hpp>
+
+namespace archfit::registry {
+
+namespace {
+
+// One request in flight: owned by the caller of perform(), which waits on
+// `done`; every libcurl call on it happens on the loop thread.
+struct Exchange {
+  const HttpRequest* request = nullptr;
+  HttpResponse response;
+  CURL* easy = nullptr;
+  curl_slist* headers = nullptr;
+  char error[CURL_ERROR_SIZE] = {};
+  bool too_large = false;
+  long status = 0;  // of the response whose headers are arriving
+  bool finished = false;
+  std::mutex mutex;
+  std::condition_variable done;
+};
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* ex = static_cast<Exchange*>(user);
+  std::string_view line(data, size * count);
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
+    line.remove_suffix(1);
+  if (line.rfind("HTTP/", 0) == 0) {
+    // A new status line: an interim (1xx) response came first; keep only the last.
+    ex->response.headers.clear();
+    std::size_t space = line.find(' ');
+    ex->status = 0;
+    if (space != std::string_view::npos) {
+      std::string_view code = line.substr(space + 1, 3);
+      std::from_chars(code.data(), code.data() + code.size(), ex->status);
+    }
+    return size * count;
+  }
+  std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos) return size * count;
+  std::string name = to_lower(trim(line.substr(0, colon)));
+  std::string value(trim(line.substr(colon + 1)));
+  if (name == "content-length" && ex->request->method != "HEAD" && ex->status < 300) {
+    std::size_t length = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), length);
+    if (ec == std::errc() && length > ex->request->max_body) {
+      ex->too_large = true;
+      return 0;  // stop before reading a body we would refuse anyway
+    }
+  }
+  ex->response.headers.emplace_back(std::move(name), std::move(value));
+  return size * count;
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* ex = static_cast<Exchange*>(user);
+  std::size_t n = size * count;
+  if (ex->status >= 300) {
+    std::size_t room = ex->request->max_error_body -
+                       std::min(ex->request->max_error_body, ex->response.body.size());
+    ex->response.body.append(data, std::min(room, n));
+    return n;
+  }
+  if (ex->response.body.size() + n > ex->request->max_body) {
+    ex->too_large = true;
+    return 0;
+  }
+  ex->response.body.append(data, n);
+  return n;
+}
+
+void set_up(Exchange& ex) {
+  const HttpRequest& r = *ex.request;
+  CURL* e = curl_easy_init();
+  if (e == nullptr) throw std::runtime_error("curl_easy_init failed");
+  ex.easy = e;
+  curl_easy_setopt(e, CURLOPT_PRIVATE, &ex);
+  curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
+  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(e, CURLOPT_USERAGENT, "archfit");
+  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+  curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout.count()));
+  curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r.verify_tls ? 1L : 0L);
+  curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r.verify_tls ? 2L : 0L);
+  if (!r.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, r.ca_file.c_str());
+  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, ex.error);
+  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(e, CURLOPT_HEADERDATA, &ex);
+  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(e, CURLOPT_WRITEDATA, &ex);
+  if (r.method == "HEAD") {
+    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+  } else if (r.method == "POST") {
+    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(r.body.size()));
+    curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, r.body.c_str());
+  }
+  for (const auto& [name, value] : r.headers) {
+    std::string line = name + ": " + value;
+    ex.headers = curl_slist_append(ex.headers, line.c_str());
+  }
+  // libcurl adds "Expect: 100-continue" to larger POSTs; registries do not need it.
+  ex.headers = curl_slist_append(ex.headers, "Expect:");
+  curl_easy_setopt(e, CURLOPT_HTTPHEADER, ex.headers);
+}
+
+Failure classify(CURLcode code, bool too_large) {
+  if (too_large) return Failure::TooLarge;
+  switch (code) {
+    case CURLE_OK:
+      return Failure::None;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+      return Failure::Connect;
+    case CURLE_OPERATION_TIMEDOUT:
+      return Failure::Timeout;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+      return Failure::Tls;
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_GOT_NOTHING:
+      return Failure::Truncated;
+    default:
+      return Failure::Other;
+  }
+}
+
+void finish(Exchange& ex, CURLcode code) {
+  long status = 0;
+  curl_easy_getinfo(ex.easy, CURLINFO_RESPONSE_CODE, &status);
+  ex.response.status = status;
+  ex.response.failure = classify(code, ex.too_large);
+  if (ex.response.failure == Failure::TooLarge) {
+    ex.response.failure_message = "the response is larger than the limit of " +
+                                  std::to_string(ex.request->max_body) + " bytes";
+  } else if (ex.response.failure != Failure::None) {
+    ex.response.failure_message = ex.error[0] != '\0' ? ex.error : curl_easy_strerror(code);
+  }
+  if (ex.response.failure != Failure::None) ex.response.body.clear();
+}
+
+}  // namespace
+
+struct CurlTransport::Loop {
+  CURLM* multi = nullptr;
+  std::mutex mutex;
+  std::deque<Exchange*> pending;
+  bool stopping = false;
+  std::thread thread;
+
+  void run() {
+    int running = 0;
+    for (;;) {
+      std::deque<Exchange*> added;
+      {
+        std::lock_guard<std::mutex> hold(mutex);
+        if (stopping && pending.empty() && running == 0) return;
+        added.swap(pending);
+      }
+      for (Exchange* ex : added) {
+        try {
+          set_up(*ex);
+          curl_multi_add_handle(multi, ex->easy);
+          ++running;
+        } catch (const std::exception& e) {
+          ex->response.failure = Failure::Other;
+          ex->response.failure_message = e.what();
+          release(*ex);
+        }
+      }
+      int still = 0;
+      curl_multi_perform(multi, &still);
+      int queued = 0;
+      while (CURLMsg* msg = curl_multi_info_read(multi, &queued)) {
+        if (msg->msg != CURLMSG_DONE) continue;
+        Exchange* ex = nullptr;
+        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &ex);
+        finish(*ex, msg->data.result);
+        curl_multi_remove_handle(multi, ex->easy);
+        --running;
+        release(*ex);
+      }
+      curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
+    }
+  }
+
+  static void release(Exchange& ex) {
+    if (ex.easy != nullptr) curl_easy_cleanup(ex.easy);
+    ex.easy = nullptr;
+    curl_slist_free_all(ex.headers);
+    ex.headers = nullptr;
+    std::lock_guard<std::mutex> hold(ex.mutex);
+    ex.finished = true;
+    ex.done.notify_one();
+  }
+};
+
+CurlTransport::CurlTransport() : loop_(std::make_unique<Loop>()) {
+  static std::once_flag init;
+  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+  loop_->multi = curl_multi_init();
+  if (loop_->multi == nullptr) throw std::runtime_error("curl_multi_init failed");
+  curl_multi_setopt(loop_->multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  loop_->thread = std::thread([loop = loop_.get()] { loop->run(); });
+}
+
+CurlTransport::~CurlTransport() {
+  {
+    std::lock_guard<std::mutex> hold(loop_->mutex);
+    loop_->stopping = true;
+  }
+  curl_multi_wakeup(loop_->multi);
+  loop_->thread.join();
+  curl_multi_cleanup(loop_->multi);
+}
+
+HttpResponse CurlTransport::perform(const HttpRequest& request) {
+  Exchange ex;
+  ex.request = &request;
+  {
+    std::lock_guard<std::mutex> hold(loop_->mutex);
+    loop_->pending.push_back(&ex);
+  }
+  curl_multi_wakeup(loop_->multi);
+  std::unique_lock<std::mutex> hold(ex.mutex);
+  ex.done.wait(hold, [&] { return ex.finished; });
+  return std::move(ex.response);
+}
+
+}  // namespace archfit::registry

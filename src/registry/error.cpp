@@ -1,0 +1,75 @@
+#include <rapidjson/document.h>
+
+#include <archfit/registry/error.hpp>
+
+namespace archfit::registry {
+
+std::vector<OciError> parse_oci_errors(std::string_view body) {
+  std::vector<OciError> out;
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  if (doc.HasParseError() || !doc.IsObject()) return out;
+  auto errors = doc.FindMember("errors");
+  if (errors == doc.MemberEnd() || !errors->value.IsArray()) return out;
+  for (const auto& e : errors->value.GetArray()) {
+    if (!e.IsObject()) continue;
+    OciError err;
+    auto code = e.FindMember("code");
+    if (code != e.MemberEnd() && code->value.IsString()) err.code = code->value.GetString();
+    auto message = e.FindMember("message");
+    if (message != e.MemberEnd() && message->value.IsString()) {
+      err.message = message->value.GetString();
+    }
+    if (!err.code.empty() || !err.message.empty()) out.push_back(std::move(err));
+  }
+  return out;
+}
+
+namespace {
+
+std::string failure_words(Failure f) {
+  switch (f) {
+    case Failure::Connect:
+      return "cannot connect to";
+    case Failure::Timeout:
+      return "no answer in time from";
+    case Failure::Tls:
+      return "TLS handshake failed with";
+    case Failure::TooLarge:
+      return "response too large from";
+    case Failure::Truncated:
+      return "response cut short by";
+    case Failure::Other:
+    case Failure::None:
+      break;
+  }
+  return "request failed to";
+}
+
+}  // namespace
+
+std::string describe(const RegistryProblem& p) {
+  std::string out = p.image + ": ";
+  if (p.status != 0) {
+    out += std::to_string(p.status);
+    for (const OciError& e : p.errors) {
+      if (!e.code.empty()) out += " " + e.code;
+    }
+    out += " from " + p.host;
+  } else if (p.failure != Failure::None) {
+    out += failure_words(p.failure) + " " + p.host;
+  } else {
+    out += p.host;
+  }
+  if (!p.what.empty()) out += " (" + p.what + ")";
+  std::string detail = p.detail;
+  if (detail.empty() && !p.errors.empty()) detail = p.errors.front().message;
+  if (!detail.empty()) out += ": " + detail;
+  if (!p.credentials.empty()) out += " (credentials: " + p.credentials + ")";
+  return out;
+}
+
+RegistryError::RegistryError(RegistryProblem problem)
+    : Error(ErrorKind::Resolution, describe(problem)), problem_(std::move(problem)) {}
+
+}  // namespace archfit::registry

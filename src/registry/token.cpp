@@ -1,0 +1,119 @@
+#include "registry/token.hpp"
+
+#include <rapidjson/document.h>
+
+#include <archfit/base/base64.hpp>
+#include <archfit/registry/error.hpp>
+
+#include "registry/url.hpp"
+
+namespace archfit::registry {
+
+namespace {
+
+constexpr const char* kClientId = "archfit";
+
+std::string credential_name(const std::optional<Credential>& c) {
+  return c ? c->source : "none";
+}
+
+[[noreturn]] void refuse(const HttpResponse& r, const std::string& host, const std::string& image,
+                         const std::optional<Credential>& credential, const std::string& detail) {
+  RegistryProblem p;
+  p.image = image;
+  p.host = host;
+  p.status = r.status;
+  p.errors = parse_oci_errors(r.body);
+  p.what = "token request";
+  p.detail = detail;
+  p.credentials = credential_name(credential);
+  throw RegistryError(std::move(p));
+}
+
+std::string query(const TokenRequest& request, bool with_client_id) {
+  std::string q;
+  for (const std::string& scope : request.scopes) {
+    q += (q.empty() ? "" : "&") + std::string("scope=") + form_encode(scope);
+  }
+  std::string service = request.bearer.param("service");
+  if (!service.empty()) q += "&service=" + form_encode(service);
+  if (with_client_id) q += std::string("&client_id=") + kClientId;
+  return q;
+}
+
+TokenAnswer read_answer(const HttpResponse& r, const std::string& host, const std::string& image,
+                        const std::optional<Credential>& credential) {
+  rapidjson::Document doc;
+  doc.Parse(r.body.data(), r.body.size());
+  if (doc.HasParseError() || !doc.IsObject()) {
+    refuse(r, host, image, credential, "the token server's answer is not a JSON object");
+  }
+  TokenAnswer answer;
+  for (const char* name : {"token", "access_token"}) {
+    auto it = doc.FindMember(name);
+    if (it != doc.MemberEnd() && it->value.IsString() && it->value.GetStringLength() > 0) {
+      answer.token = it->value.GetString();
+      break;
+    }
+  }
+  if (answer.token.empty()) refuse(r, host, image, credential, "the answer holds no token");
+  auto expires = doc.FindMember("expires_in");
+  if (expires != doc.MemberEnd() && expires->value.IsInt64() && expires->value.GetInt64() > 0) {
+    answer.expires_in = std::chrono::seconds(expires->value.GetInt64());
+  }
+  return answer;
+}
+
+}  // namespace
+
+TokenAnswer fetch_token(const TokenRequest& request, const Perform& perform,
+                        const std::string& image) {
+  const std::string realm = request.bearer.param("realm");
+  const std::optional<Credential>& cred = request.credential;
+  const std::string host = host_of(realm);
+  if (host.empty()) {
+    RegistryProblem p;
+    p.image = image;
+    p.what = "token request";
+    p.detail = "the registry's Bearer challenge names no usable realm";
+    p.credentials = credential_name(cred);
+    throw RegistryError(std::move(p));
+  }
+
+  if (cred && !cred->identity_token.empty()) {
+    HttpRequest post;
+    post.method = "POST";
+    post.url = realm;
+    post.headers.emplace_back("Content-Type", "application/x-www-form-urlencoded");
+    post.body = "grant_type=refresh_token&refresh_token=" + form_encode(cred->identity_token) +
+                "&" + query(request, true);
+    post.max_body = 64 * 1024;
+    HttpResponse r = perform(std::move(post), host, "token request");
+    if (r.status == 200) return read_answer(r, host, image, cred);
+    // Servers without the OAuth2 endpoint answer 404 (or 405): use GET.
+    if (r.status != 404 && r.status != 405) refuse(r, host, image, cred, "");
+  }
+
+  HttpRequest get;
+  get.url = realm + (realm.find('?') == std::string::npos ? "?" : "&") + query(request, false);
+  get.max_body = 64 * 1024;
+  if (cred) {
+    std::string user = cred->username;
+    std::string secret = cred->password;
+    if (!cred->identity_token.empty()) {
+      if (user.empty()) user = "<token>";
+      secret = cred->identity_token;
+    }
+    if (!user.empty()) {
+      get.headers.emplace_back("Authorization", "Basic " + base64_encode(user + ":" + secret));
+    }
+  }
+  HttpResponse r = perform(std::move(get), host, "token request");
+  if (r.status != 200) {
+    refuse(r, host, image, cred,
+           r.status == 401 || r.status == 403 ? "the token server refused the credentials" : "");
+  }
+  return read_answer(r, host, image, cred);
+}
+
+}  // namespace archfit::registry
