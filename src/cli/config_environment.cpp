@@ -66,6 +66,11 @@ void add_common_flags(CLI::App* app, CommonFlags& flags) {
   app->add_option("--timeout", flags.timeout,
                   "Time limit of one registry request, e.g. 30s, 2m (default: resolve.timeout)")
       ->type_name("DUR");
+  app->add_option("--progress", flags.progress,
+                  "Show a progress line while images are resolved: auto (when stderr is a "
+                  "terminal), always or never")
+      ->type_name("WHEN")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
 }  // namespace archfit::cli

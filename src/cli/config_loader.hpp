@@ -31,6 +31,7 @@ struct CommonFlags {
   std::optional<std::string> platforms;    // --platforms linux/amd64,linux/arm64
   std::optional<std::string> concurrency;  // --concurrency N (checked by load_config)
   std::optional<std::string> timeout;      // --timeout DUR
+  std::optional<std::string> progress;     // --progress auto|always|never (not configuration)
 };
 
 // Registers --config --lock --cache-dir --offline/--no-offline --platforms

@@ -1,12 +1,12 @@
 // `archfit fix`: write what each pod template needs into the files (or show
 // it with --diff, or only say whether anything would change with --check).
+#include <iostream>
+#include <memory>
+
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/unified_diff.hpp>
 #include <archfit/report/report.hpp>
-
-#include <iostream>
-#include <memory>
 
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
@@ -23,6 +23,7 @@ struct FixOptions {
   bool diff = false;
   bool remove = false;
   bool quiet = false;
+  bool verbose = false;
 };
 
 // What fix could not do: findings a person has to act on.
@@ -35,16 +36,19 @@ void report_leftovers(const RunResult& run, bool quiet) {
   for (const placement::Finding& f : left) {
     std::cerr << f.file;
     if (f.line > 0) std::cerr << ':' << f.line << ':' << f.column;
-    std::cerr << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": "
-              << f.message << '\n';
+    std::cerr << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
+              << '\n';
   }
 }
 
 int run_fix(const FixOptions& o) {
   if (o.check && o.diff) fail(ErrorKind::Usage, "--check and --diff cannot be used together");
-  RunSetup setup = prepare_run(o.paths, o.common);
+  RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
   RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
-                               o.remove ? Task::Remove : Task::Fix);
+                               o.remove ? Task::Remove : Task::Fix, setup.run_options);
+  for (const std::string& w : run.warnings)
+    std::cerr << w << '\n';
+  if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
   report_leftovers(run, o.quiet);
   if (run.unresolved_failure) {
     std::cerr << "archfit: images could not be resolved and resolve.onUnresolved is fail; "
@@ -57,7 +61,8 @@ int run_fix(const FixOptions& o) {
   }
 
   std::size_t changed = 0;
-  for (const FileResult& file : run.files) changed += file.changed ? 1 : 0;
+  for (const FileResult& file : run.files)
+    changed += file.changed ? 1 : 0;
 
   if (o.check || o.diff) {
     for (const FileResult& file : run.files) {
@@ -103,10 +108,13 @@ void add_fix_command(CLI::App& app, RunState& state) {
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin to "
                   "stdout");
   cmd->add_flag("--check", o->check, "Write nothing; exit 1 if anything would change");
-  cmd->add_flag("--diff", o->diff, "Write nothing; print a unified diff; exit 1 if anything would change");
+  cmd->add_flag("--diff", o->diff,
+                "Write nothing; print a unified diff; exit 1 if anything would change");
   cmd->add_flag("--remove", o->remove,
                 "Take out what archfit added earlier (templates with archfit.io/platforms)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
+  cmd->add_flag("-v,--verbose", o->verbose,
+                "Log registry requests and print how images were resolved");
   add_common_flags(cmd, o->common);
   cmd->callback([o, &state] { state.exit_code = run_fix(*o); });
 }

@@ -1,11 +1,11 @@
 // `archfit lint`: report what fix would change and what it cannot fix.
-#include <archfit/base/atomic_write.hpp>
-#include <archfit/base/error.hpp>
-#include <archfit/report/report.hpp>
-
 #include <iostream>
 #include <memory>
 #include <sstream>
+
+#include <archfit/base/atomic_write.hpp>
+#include <archfit/base/error.hpp>
+#include <archfit/report/report.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
@@ -37,8 +37,12 @@ int run_lint(const LintOptions& o) {
     fail(ErrorKind::Usage,
          "--fail-on: \"" + o.fail_on + "\" is not a severity; use error, warning, info or never");
   }
-  RunSetup setup = prepare_run(o.paths, o.common);
-  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint);
+  RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
+  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint,
+                               setup.run_options);
+  for (const std::string& w : run.warnings)
+    std::cerr << w << '\n';
+  if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
 
   report::Summary summary{run.files.size(), run.workloads, run.templates};
   std::ostringstream text;
@@ -78,7 +82,9 @@ void add_lint_command(CLI::App& app, RunState& state) {
   cmd->add_option("--fail-on", o->fail_on,
                   "Exit 1 when a finding has this severity or worse: error, warning, info, never")
       ->capture_default_str();
-  cmd->add_flag("-v,--verbose", o->verbose, "Also show info findings in text output");
+  cmd->add_flag("-v,--verbose", o->verbose,
+                "Also show info findings in text output; log registry requests and print how "
+                "images were resolved");
   add_common_flags(cmd, o->common);
   cmd->callback([o, &state] { state.exit_code = run_lint(*o); });
 }

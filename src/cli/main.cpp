@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   RunState state;
   add_fix_command(app, state);
   add_lint_command(app, state);
+  add_resolve_command(app, state);
+  add_lock_command(app, state);
   add_images_command(app, state);
   add_version_command(app, state);
   try {

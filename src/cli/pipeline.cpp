@@ -1,5 +1,7 @@
 #include "cli/pipeline.hpp"
 
+#include <memory>
+
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/edit/document.hpp>
@@ -9,7 +11,7 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
-#include <memory>
+#include "cli/wants.hpp"
 
 namespace archfit::cli {
 
@@ -21,42 +23,123 @@ std::string join_path(const std::string& a, const std::string& b) {
   return a + "." + b;
 }
 
-class FileProcessor {
- public:
-  FileProcessor(const placement::Config& config, resolve::Resolver& resolver, Task task,
-                RunResult& run)
-      : config_(config), resolver_(resolver), task_(task), run_(run) {}
+enum class Outcome { Unchanged, Changed, Deferred };
 
-  void process(FileResult& file) {
+// A document of a file and, once known, its new text.
+struct Piece {
+  yaml::DocumentText doc;
+  std::uint32_t index = 0;
+  Outcome outcome = Outcome::Unchanged;
+  std::string edited;
+};
+
+// Runs the documents of every file through discovery, placement and editing.
+//
+// Images answered by the lock file or the cache are looked up as documents
+// come; a document with an image that only a registry can answer is set
+// aside. When every file has been read, those images are resolved together,
+// concurrently, and the set-aside documents are parsed and planned again. A
+// run whose images are all local so parses each document once.
+class Pipeline {
+ public:
+  Pipeline(const placement::Config& config, resolve::Resolver& resolver, Task task,
+           const RunOptions& options, RunResult& run)
+      : config_(config),
+        resolver_(resolver),
+        task_(task),
+        options_(options),
+        run_(run),
+        wants_(config.resolve) {}
+
+  void first_pass(FileResult& file) {
+    // Until a document is set aside, output is written as documents come, so
+    // that a run without registry lookups holds each edited text only once.
+    std::vector<Piece>& rest = pieces_.emplace_back();
     std::uint32_t index = 0;
     for (const yaml::DocumentText& doc : yaml::split_stream(file.original)) {
-      std::string edited;
-      if (process_document(file, doc, index++, edited)) {
-        file.output += edited;
-        file.changed = true;
+      Piece piece{doc, index++, Outcome::Unchanged, {}};
+      piece.outcome = process_document(file, piece, true);
+      if (rest.empty() && piece.outcome != Outcome::Deferred) {
+        append(file, piece);
       } else {
-        file.output.append(doc.text);
+        rest.push_back(std::move(piece));
       }
     }
-    if (!file.changed) file.output.clear();
+  }
+
+  void second_pass() {
+    for (const std::string& w : wants_.warnings())
+      run_.warnings.push_back(w);
+    if (!wants_.empty()) resolver_.resolve_all(wants_.wants(), options_.progress);
+    for (std::size_t f = 0; f < run_.files.size(); ++f) {
+      FileResult& file = run_.files[f];
+      for (Piece& piece : pieces_[f]) {
+        if (piece.outcome == Outcome::Deferred)
+          piece.outcome = process_document(file, piece, false);
+        append(file, piece);
+      }
+      pieces_[f].clear();
+    }
   }
 
  private:
-  // True, with the new text in `edited`, when the document changes.
-  bool process_document(const FileResult& file, const yaml::DocumentText& doc,
-                        std::uint32_t index, std::string& edited) {
-    if (!doc.has_content) return false;
-    std::unique_ptr<yaml::Tree> tree;
+  // Output is only built from the first change on: until then it would be a
+  // copy of the original.
+  static void append(FileResult& file, const Piece& piece) {
+    if (piece.outcome == Outcome::Changed) {
+      if (!file.changed) {
+        file.output.reserve(file.original.size() + file.original.size() / 4);
+        file.output.assign(file.original, 0, piece.doc.offset);
+        file.changed = true;
+      }
+      file.output += piece.edited;
+    } else if (file.changed) {
+      file.output.append(piece.doc.text);
+    }
+  }
+
+  std::unique_ptr<yaml::Tree> parse(const FileResult& file, const yaml::DocumentText& doc) {
     try {
-      tree = std::make_unique<yaml::Tree>(yaml::parse_document(doc.text, doc.first_line));
+      return std::make_unique<yaml::Tree>(yaml::parse_document(doc.text, doc.first_line));
     } catch (const Error& e) {
       throw e.in_file(file.input.name);
     }
+  }
+
+  // Looks up every image of the workloads from the lock file and the cache;
+  // false when some image needs the registry (its uses are recorded then).
+  bool look_up_locally(const std::vector<manifest::Workload>& workloads) {
+    bool all = true;
+    for (const manifest::Workload& w : workloads) {
+      for (const manifest::PodTemplate& t : w.templates) {
+        for (const manifest::Container& c : t.containers) {
+          if (c.image_ref.empty() || c.pull_policy == "Never") continue;
+          auto ref = image::Reference::try_parse(c.image_ref);
+          if (!ref) continue;
+          if (resolver_.resolve_local(*ref, tag_ttl(config_.resolve, c.pull_policy)) == nullptr) {
+            wants_.add_use(t, *ref, c.pull_policy);
+            all = false;
+          }
+        }
+      }
+    }
+    return all;
+  }
+
+  Outcome process_document(const FileResult& file, Piece& piece, bool first) {
+    const yaml::DocumentText& doc = piece.doc;
+    if (!doc.has_content) return Outcome::Unchanged;
+    std::unique_ptr<yaml::Tree> tree = parse(file, doc);
+    if (first) wants_.add_secrets(*tree, file.input.name);
     std::vector<manifest::Workload> workloads = manifest::discover(*tree, config_.kinds);
-    if (workloads.empty()) return false;
+    if (workloads.empty()) return Outcome::Unchanged;
+    if (first && !look_up_locally(workloads)) return Outcome::Deferred;
 
     placement::Lookup lookup = [this](const image::Reference& ref) {
-      return resolver_.resolve_local(ref);
+      // Everything was looked up above or resolved since; an image that was
+      // not (it cannot happen) gets the resolver's local answer.
+      const resolve::Resolution* r = resolver_.find(ref);
+      return r != nullptr ? r : resolver_.resolve_local(ref);
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
@@ -68,9 +151,9 @@ class FileProcessor {
       ++run_.workloads;
       for (const manifest::PodTemplate& t : w.templates) {
         ++run_.templates;
-        placement::TemplateContext where{&w, &t, file.input.name, index};
+        placement::TemplateContext where{&w, &t, file.input.name, piece.index};
         placement::TemplatePlan plan = placement::plan_template(where, config_, lookup, action);
-        std::size_t first = run_.findings.size();
+        std::size_t begin = run_.findings.size();
         for (placement::Finding& f : plan.findings) {
           if (f.rule == "unresolved-image" && f.severity == placement::Severity::Error) {
             run_.unresolved_failure = true;
@@ -80,11 +163,11 @@ class FileProcessor {
         if (plan.changes.empty()) continue;
         edits.push_back(
             edit::TemplateEdit{t.node, join_path(w.path, t.path), std::move(plan.changes)});
-        finding_ranges.emplace_back(first, run_.findings.size());
+        finding_ranges.emplace_back(begin, run_.findings.size());
         edited_templates.push_back(&t);
       }
     }
-    if (edits.empty()) return false;
+    if (edits.empty()) return Outcome::Unchanged;
 
     edit::DocumentResult result;
     try {
@@ -93,51 +176,59 @@ class FileProcessor {
       throw e.in_file(file.input.name);
     }
     for (const auto& [i, reason] : result.uneditable) {
-      for (std::size_t f = finding_ranges[i].first; f < finding_ranges[i].second; ++f) {
-        run_.findings[f].fixable = false;
-      }
-      const placement::Finding* any =
-          finding_ranges[i].first < finding_ranges[i].second
-              ? &run_.findings[finding_ranges[i].first]
-              : nullptr;
-      placement::Finding f;
-      f.rule = "uneditable-yaml";
-      f.severity = placement::Severity::Error;
-      f.message = "archfit cannot change this pod template without changing another part of "
-                  "the document: " +
-                  reason + "; make the change by hand";
-      f.file = file.input.name;
-      f.document = index;
-      f.line = edited_templates[i]->node.line();
-      f.column = edited_templates[i]->node.column();
-      if (any != nullptr) f.resource = any->resource;
-      f.field_path = edits[i].path;
-      run_.findings.push_back(std::move(f));
+      report_uneditable(file, piece.index, edits[i], *edited_templates[i], finding_ranges[i],
+                        reason);
     }
-    if (!result.changed) return false;
-    edited = std::move(result.text);
-    return true;
+    if (!result.changed) return Outcome::Unchanged;
+    piece.edited = std::move(result.text);
+    return Outcome::Changed;
+  }
+
+  void report_uneditable(const FileResult& file, std::uint32_t index,
+                         const edit::TemplateEdit& edit, const manifest::PodTemplate& t,
+                         std::pair<std::size_t, std::size_t> range, const std::string& reason) {
+    for (std::size_t f = range.first; f < range.second; ++f)
+      run_.findings[f].fixable = false;
+    placement::Finding f;
+    f.rule = "uneditable-yaml";
+    f.severity = placement::Severity::Error;
+    f.message =
+        "archfit cannot change this pod template without changing another part of "
+        "the document: " +
+        reason + "; make the change by hand";
+    f.file = file.input.name;
+    f.document = index;
+    f.line = t.node.line();
+    f.column = t.node.column();
+    if (range.first < range.second) f.resource = run_.findings[range.first].resource;
+    f.field_path = edit.path;
+    run_.findings.push_back(std::move(f));
   }
 
   const placement::Config& config_;
   resolve::Resolver& resolver_;
   Task task_;
+  const RunOptions& options_;
   RunResult& run_;
+  WantCollector wants_;
+  std::vector<std::vector<Piece>> pieces_;  // per file
 };
 
 }  // namespace
 
 RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
-                       const placement::Config& config, resolve::Resolver& resolver, Task task) {
+                       const placement::Config& config, resolve::Resolver& resolver, Task task,
+                       const RunOptions& options) {
   RunResult run;
-  run.files.reserve(inputs.size());
-  FileProcessor processor(config, resolver, task, run);
+  run.files.reserve(inputs.size());  // pieces point into the files' text
+  Pipeline pipeline(config, resolver, task, options, run);
   for (const manifest::InputFile& input : inputs) {
     FileResult& file = run.files.emplace_back();
     file.input = input;
     file.original = input.is_stdin ? read_stdin() : read_file(input.path);
-    processor.process(file);
+    pipeline.first_pass(file);
   }
+  pipeline.second_pass();
   report::sort_findings(run.findings);
   return run;
 }

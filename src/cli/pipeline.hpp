@@ -4,13 +4,13 @@
 // the results.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
 #include <archfit/resolve/resolver.hpp>
-
-#include <string>
-#include <vector>
 
 namespace archfit::cli {
 
@@ -30,10 +30,16 @@ struct RunResult {
   std::size_t templates = 0;
   // An image could not be resolved and resolve.onUnresolved is fail.
   bool unresolved_failure = false;
+  std::vector<std::string> warnings;  // for stderr: pull secrets archfit could not read
+};
+
+struct RunOptions {
+  resolve::ProgressOptions progress;
 };
 
 // Throws Error(Input) with file:line:col for unreadable or invalid input.
 RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
-                       const placement::Config& config, resolve::Resolver& resolver, Task task);
+                       const placement::Config& config, resolve::Resolver& resolver, Task task,
+                       const RunOptions& options = {});
 
 }  // namespace archfit::cli

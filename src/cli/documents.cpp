@@ -1,0 +1,28 @@
+#include "cli/documents.hpp"
+
+#include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
+
+namespace archfit::cli {
+
+void for_each_document(
+    const std::vector<manifest::InputFile>& inputs,
+    const std::function<void(const manifest::InputFile& input, const yaml::Tree& tree)>& visit) {
+  for (const manifest::InputFile& input : inputs) {
+    std::string data = input.is_stdin ? read_stdin() : read_file(input.path);
+    for (const yaml::DocumentText& doc : yaml::split_stream(data)) {
+      if (!doc.has_content) continue;
+      try {
+        yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
+        visit(input, tree);
+      } catch (const Error& e) {
+        if (!e.where().file.empty()) throw;
+        throw e.in_file(input.name);
+      }
+    }
+  }
+}
+
+}  // namespace archfit::cli

@@ -1,0 +1,30 @@
+#include "cli/network.hpp"
+
+#include <iostream>
+
+namespace archfit::cli {
+
+registry::Client& Network::client() {
+  if (client_) return *client_;
+  registry::KeychainOptions keys;
+  keys.docker_config = settings_.docker_config;
+  keys.credentials_dir = settings_.credentials_dir;
+  keychain_ = std::make_unique<registry::Keychain>(registry::default_keychain(keys));
+  transport_ = std::make_unique<registry::CurlTransport>();
+  registry::ClientOptions options;
+  options.insecure_registries = settings_.insecure_registries;
+  options.mirrors = settings_.mirrors;
+  options.ca_file = settings_.ca_file;
+  options.timeout = settings_.timeout;
+  if (verbose_) {
+    options.log = [](const std::string& line) {
+      static std::mutex mutex;
+      std::lock_guard<std::mutex> hold(mutex);
+      std::cerr << "archfit: " << line << '\n';
+    };
+  }
+  client_ = std::make_unique<registry::Client>(*transport_, *keychain_, std::move(options));
+  return *client_;
+}
+
+}  // namespace archfit::cli

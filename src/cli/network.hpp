@@ -1,0 +1,33 @@
+// The registry side of a run, made only when an image needs it: the
+// credentials keychain, the libcurl transport and the client. A run whose
+// images are all in the lock file or the cache never reads a docker config
+// or opens a connection.
+#pragma once
+
+#include <memory>
+#include <mutex>
+
+#include <archfit/registry/client.hpp>
+#include <archfit/registry/curl_transport.hpp>
+#include <archfit/registry/keychain.hpp>
+#include <archfit/resolve/settings.hpp>
+
+namespace archfit::cli {
+
+class Network {
+ public:
+  Network(resolve::Settings settings, bool verbose)
+      : settings_(std::move(settings)), verbose_(verbose) {}
+
+  // Throws Error(Config) for credentials that cannot be read.
+  registry::Client& client();
+
+ private:
+  resolve::Settings settings_;
+  bool verbose_;
+  std::unique_ptr<registry::Keychain> keychain_;
+  std::unique_ptr<registry::CurlTransport> transport_;
+  std::unique_ptr<registry::Client> client_;
+};
+
+}  // namespace archfit::cli

@@ -1,0 +1,72 @@
+#include "cli/wants.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <archfit/base/error.hpp>
+
+namespace archfit::cli {
+
+std::chrono::seconds tag_ttl(const resolve::Settings& settings, std::string_view pull_policy) {
+  auto it = settings.tag_ttl.find(std::string(pull_policy));
+  if (it == settings.tag_ttl.end()) it = settings.tag_ttl.find("default");
+  return it == settings.tag_ttl.end() ? std::chrono::seconds(0) : it->second;
+}
+
+void WantCollector::add_secrets(const yaml::Tree& tree, const std::string& file) {
+  for (const manifest::PullSecret& s : manifest::find_pull_secrets(tree)) {
+    std::string key = s.namespace_name + "/" + s.name;
+    try {
+      secrets_.insert_or_assign(key, registry::parse_pull_secret(s.config_json, key, s.legacy));
+    } catch (const Error& e) {
+      warnings_.push_back(file + ":" + std::to_string(s.line) + ":" + std::to_string(s.column) +
+                          ": warning: " + e.message() + "; archfit does not use this secret");
+    }
+  }
+}
+
+void WantCollector::add_template(const manifest::PodTemplate& t) {
+  for (const manifest::Container& c : t.containers) {
+    if (c.image_ref.empty() || c.pull_policy == "Never") continue;
+    if (auto ref = image::Reference::try_parse(c.image_ref)) add_use(t, *ref, c.pull_policy);
+  }
+}
+
+void WantCollector::add_use(const manifest::PodTemplate& t, const image::Reference& ref,
+                            std::string_view pull_policy) {
+  uses_.push_back(
+      Use{ref, tag_ttl(settings_, pull_policy), t.namespace_name, t.image_pull_secrets});
+}
+
+std::vector<resolve::Want> WantCollector::wants() const {
+  std::map<std::string, resolve::Want> by_ref;
+  std::map<std::string, std::set<std::string>> credential_keys;
+  std::vector<std::string> order;
+  for (const Use& use : uses_) {
+    auto [it, inserted] =
+        by_ref.try_emplace(use.ref.canonical(), resolve::Want{use.ref, use.ttl, {}});
+    if (inserted) {
+      order.push_back(use.ref.canonical());
+    } else {
+      it->second.tag_ttl = std::min(it->second.tag_ttl, use.ttl);
+    }
+    std::vector<registry::PullSecretAuths> listed;
+    for (const std::string& name : use.secrets) {
+      auto secret = secrets_.find(use.namespace_name + "/" + name);
+      if (secret != secrets_.end()) listed.push_back(secret->second);
+    }
+    for (registry::Credential& c : registry::match_pull_secrets(listed, use.ref)) {
+      // The same secret used by several templates counts once.
+      if (credential_keys[use.ref.canonical()].insert(c.source + "\n" + c.username).second) {
+        it->second.credentials.push_back(std::move(c));
+      }
+    }
+  }
+  std::vector<resolve::Want> out;
+  out.reserve(order.size());
+  for (const std::string& key : order)
+    out.push_back(std::move(by_ref.at(key)));
+  return out;
+}
+
+}  // namespace archfit::cli
