@@ -24,5 +24,6 @@ void add_version_command(CLI::App& app, RunState& state);
 void add_images_command(CLI::App& app, RunState& state);
 void add_fix_command(CLI::App& app, RunState& state);
 void add_lint_command(CLI::App& app, RunState& state);
+void add_cache_command(CLI::App& app, RunState& state);
 
 }  // namespace archfit::cli

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   add_fix_command(app, state);
   add_lint_command(app, state);
   add_images_command(app, state);
+  add_cache_command(app, state);
   add_version_command(app, state);
   try {
     app.parse(argc, argv);
