@@ -230,9 +230,12 @@ void run_clear(const CacheOptions& o) {
   }
 }
 
+// The flags go on each subcommand, where users type them
+// (`archfit cache list --cache-dir DIR`), and on `cache` itself.
 CLI::App* add_cache_subcommand(CLI::App* parent, const char* name, const char* help,
-                               CacheOptions& o) {
+                               const char* footer, CacheOptions& o) {
   CLI::App* cmd = parent->add_subcommand(name, help);
+  if (*footer) cmd->footer(footer);
   add_cache_dir_flag(cmd, o.common);
   add_config_flag(cmd, o.common);
   return cmd;
@@ -247,34 +250,47 @@ void add_cache_command(CLI::App& app, RunState& /*state*/) {
       "Show, list and clean the on-disk cache of image platforms (digests never expire; tags "
       "are trusted for resolve.tagTTL)");
   cmd->require_subcommand(1);
+  add_cache_dir_flag(cmd, o->common);
+  add_config_flag(cmd, o->common);
+  cmd->footer(
+      "The cache holds, under DIR/v1/, the platforms of each manifest or index digest archfit\n"
+      "resolved, and the digest each tag pointed at when it was fetched. Removing entries is\n"
+      "always safe: archfit asks the registry again when it needs them.");
 
-  CLI::App* path = add_cache_subcommand(cmd, "path", "Print the cache directory", *o);
+  CLI::App* path = add_cache_subcommand(
+      cmd, "path", "Print the cache directory",
+      "The directory is --cache-dir, else $ARCHFIT_CACHE_DIR, else $XDG_CACHE_HOME/archfit, else\n"
+      "~/.cache/archfit. It need not exist yet.",
+      *o);
   path->callback([o] { std::cout << open_store(o->common).root().string() << '\n'; });
 
   CLI::App* list = add_cache_subcommand(
-      cmd, "list",
-      "List the cache, one file a line: kind, key, platforms (digest) or digest (tag), age, "
-      "size; then a summary. Files that are not valid entries are listed as invalid.",
+      cmd, "list", "List the cached entries with their age and size",
+      "One line per file, sorted: kind (digest, tag, invalid), key (the digest, or the image\n"
+      "reference of a tag), the digest's platforms or the tag's digest, age, size; then a\n"
+      "summary. Files that are not valid entries (damaged, foreign, or temporary files of a\n"
+      "writer) are listed as invalid; prune removes them.",
       *o);
   list->add_option("--format", o->format, "Output format: text or json")->capture_default_str();
   list->callback([o] { run_list(*o); });
 
   CLI::App* prune = add_cache_subcommand(
-      cmd, "prune",
-      "Remove entries stored longer ago than --older-than, and invalid or leftover temporary "
-      "files older than a minute; print what was removed",
+      cmd, "prune", "Remove old entries and leftover files",
+      "Removes entries stored longer ago than --older-than (a tag's time is when it was\n"
+      "fetched, a digest's when it was written, used since or not), and invalid files older\n"
+      "than a minute, then prints what it removed. Other archfit processes may keep running.",
       *o);
   prune
       ->add_option("--older-than", o->older_than,
-                   "Age of the entries to remove, e.g. 12h, 7d, 2w (0 removes all)")
+                   "Remove entries older than this, e.g. 12h, 7d, 2w; 0 removes every entry")
       ->type_name("DUR")
       ->capture_default_str();
   prune->callback([o] { run_prune(*o); });
 
   CLI::App* clear = add_cache_subcommand(
-      cmd, "clear",
-      "Remove everything archfit stored in the cache directory (its v1/ directory; other "
-      "files are left alone)",
+      cmd, "clear", "Remove everything archfit stored in the cache",
+      "Removes the v1/ directory under the cache directory, where archfit keeps its entries,\n"
+      "and says how much it removed; other files in the cache directory are left alone.",
       *o);
   clear->callback([o] { run_clear(*o); });
 }
