@@ -141,8 +141,9 @@ void print_text_list(const cache::Store& store, const std::vector<cache::ListedE
     std::cout << "no entries in " << store.root().string() << '\n';
     return;
   }
-  std::cout << plural(entries.size(), "file", "files") << " (" << counts[0] << " digest, "
-            << counts[1] << " tag, " << counts[2] << " invalid), " << size_text(bytes) << " in "
+  std::cout << plural(entries.size(), "file", "files") << " ("
+            << plural(counts[0], "digest", "digests") << ", " << plural(counts[1], "tag", "tags")
+            << ", " << counts[2] << " invalid), " << size_text(bytes) << " in "
             << store.root().string() << '\n';
 }
 

@@ -581,6 +581,45 @@ TEST(Store, SixHundredWarmReadsAreQuick) {
             << std::chrono::duration_cast<std::chrono::microseconds>(elapsed).count() << " us\n";
 }
 
+// docs/cache.md shows the format; its examples must be entries the store reads,
+// at the places its layout shows.
+TEST(Store, DocumentedEntriesAndLayoutAreTrue) {
+  std::string doc = read_file(std::string(ARCHFIT_SOURCE_DIR) + "/docs/cache.md");
+  std::size_t begin = doc.find("```json\n");
+  ASSERT_NE(begin, std::string::npos);
+  begin += 8;
+  std::string block = doc.substr(begin, doc.find("```", begin) - begin);
+  std::string digest_line = block.substr(0, block.find('\n') + 1);
+  std::string tag_line = block.substr(digest_line.size());
+
+  TempDir dir;
+  Store store(dir.path());
+  const std::string d = "sha256:5be1ecc7935f1dd85635d4feedaf660594030253cc97c9e9ca3819ffeac36b65";
+  const image::Reference nginx = image_ref("nginx:1.25");
+  write_raw(store.digest_path(d), digest_line);
+  write_raw(store.tag_path(nginx), tag_line);
+  std::optional<DigestEntry> digest = store.get_digest(d);
+  ASSERT_TRUE(digest) << digest_line;
+  EXPECT_EQ(digest->platforms.str(), "linux/amd64,linux/arm/v7,linux/arm64");
+  EXPECT_EQ(digest->written, kT0);
+  std::optional<TagEntry> tag = store.get_tag(nginx);
+  ASSERT_TRUE(tag) << tag_line;
+  EXPECT_EQ(tag->digest, d);
+
+  // What archfit writes is byte for byte what the documentation shows.
+  FakeClock clock;
+  Store writer(dir / "again", clock.clock());
+  DigestEntry entry = *digest;
+  ASSERT_TRUE(writer.put_digest(entry));
+  ASSERT_TRUE(writer.put_tag(nginx, d));
+  EXPECT_EQ(read_file(writer.digest_path(d)), digest_line);
+  EXPECT_EQ(read_file(writer.tag_path(nginx)), tag_line);
+
+  for (const fs::path& p : {store.digest_path(d), store.tag_path(nginx)}) {
+    EXPECT_NE(doc.find(p.lexically_relative(store.version_dir()).string()), std::string::npos) << p;
+  }
+}
+
 // --- Several processes at once -------------------------------------------
 
 constexpr unsigned kProcesses = 8;

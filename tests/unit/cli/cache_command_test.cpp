@@ -146,7 +146,7 @@ TEST(CacheCommand, ListPrintsOneSortedLinePerFileAndASummary) {
   EXPECT_EQ(words(out[3]).at(0), "invalid");
   EXPECT_EQ(words(out[3]).at(1), "v1/tags/.tmp-1-2");
   EXPECT_EQ(out[0].find(kDigestA), out[2].find("docker.io")) << "keys line up";
-  EXPECT_TRUE(contains(out[4], "4 files (2 digest, 1 tag, 1 invalid), ")) << out[4];
+  EXPECT_TRUE(contains(out[4], "4 files (2 digests, 1 tag, 1 invalid), ")) << out[4];
   EXPECT_TRUE(contains(out[4], " in " + root.string())) << out[4];
 
   ProcessResult empty =
