@@ -39,19 +39,27 @@ const std::vector<EnvironmentVariable>& environment_variables() {
   return variables;
 }
 
-void add_common_flags(CLI::App* app, CommonFlags& flags) {
+void add_config_flag(CLI::App* app, CommonFlags& flags) {
   app->add_option("--config", flags.config,
                   "Configuration file (default: $ARCHFIT_CONFIG, else the nearest .archfit.yaml "
                   "upward from the first PATH, up to the repository root)")
       ->type_name("FILE");
-  app->add_option("--lock", flags.lock,
-                  "Lock file (default: $ARCHFIT_LOCK, else archfit.lock beside the configuration "
-                  "file)")
-      ->type_name("FILE");
+}
+
+void add_cache_dir_flag(CLI::App* app, CommonFlags& flags) {
   app->add_option("--cache-dir", flags.cache_dir,
                   "Cache directory (default: $ARCHFIT_CACHE_DIR, else $XDG_CACHE_HOME/archfit, "
                   "else ~/.cache/archfit)")
       ->type_name("DIR");
+}
+
+void add_common_flags(CLI::App* app, CommonFlags& flags) {
+  add_config_flag(app, flags);
+  app->add_option("--lock", flags.lock,
+                  "Lock file (default: $ARCHFIT_LOCK, else archfit.lock beside the configuration "
+                  "file)")
+      ->type_name("FILE");
+  add_cache_dir_flag(app, flags);
   app->add_flag_function(
       "--offline,!--no-offline", [&flags](std::int64_t count) { flags.offline = count > 0; },
       "Never contact a registry: images must be in the lock file or the cache "

@@ -38,6 +38,9 @@ struct CommonFlags {
 // --concurrency --timeout on `app`, writing into `flags`, which must live until
 // the app has parsed (subcommands keep theirs in a shared_ptr).
 void add_common_flags(CLI::App* app, CommonFlags& flags);
+// The two of them that commands without manifests (archfit cache) take.
+void add_config_flag(CLI::App* app, CommonFlags& flags);     // --config FILE
+void add_cache_dir_flag(CLI::App* app, CommonFlags& flags);  // --cache-dir DIR
 
 // Reads one environment variable; nullopt when unset. A seam so that tests
 // need not touch the process environment.

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   add_resolve_command(app, state);
   add_lock_command(app, state);
   add_images_command(app, state);
+  add_cache_command(app, state);
   add_version_command(app, state);
   try {
     app.parse(argc, argv);

@@ -12,6 +12,8 @@
 // An entry that cannot be read, is not valid JSON, has another version or kind,
 // or names another key than the one asked for is a miss, never an error; the
 // next put replaces it. Credentials and tokens are never written here.
+// Times in the files are whole seconds since the Unix epoch (entry_json.hpp
+// shows the format); docs/cache.md is the user's description.
 #pragma once
 
 #include <chrono>
@@ -36,14 +38,14 @@ Clock system_clock();
 struct DigestEntry {
   std::string digest;            // "sha256:<64 hex>"
   std::string media_type;        // of the manifest or index; "" when not known
-  image::PlatformSet platforms;  // attestations already left out
-  TimePoint written{};           // when this entry was stored
+  image::PlatformSet platforms;  // attestations already left out; never empty
+  TimePoint written{};           // when this entry was stored (whole seconds)
 };
 
 struct TagEntry {
   std::string reference;  // canonical reference with a tag and no digest
   std::string digest;     // what the tag pointed at
-  TimePoint fetched{};    // when the registry said so
+  TimePoint fetched{};    // when the registry said so (whole seconds)
 };
 
 // One file of the cache, for `archfit cache list` and prune.
@@ -62,6 +64,7 @@ struct PruneResult {
   std::size_t removed = 0;  // entries and leftover temporary files removed
   std::size_t kept = 0;
   std::uintmax_t bytes_freed = 0;
+  std::vector<ListedEntry> entries;  // the files removed, in list() order
 };
 
 class Store {
@@ -72,29 +75,39 @@ class Store {
 
   const std::filesystem::path& root() const { return root_; }
   std::filesystem::path version_dir() const;  // root/v1
+  // Where an entry lives, whether or not it exists (for messages and tests).
+  // `digest` must be a valid sha256 digest.
+  std::filesystem::path digest_path(std::string_view digest) const;
+  std::filesystem::path tag_path(const image::Reference& ref) const;
 
   // A digest must be "sha256:" + 64 lowercase hex; anything else is a miss and
-  // is never stored (put returns false).
+  // is never stored (put returns false). A reference with a digest has no tag
+  // entry: get_tag misses and put_tag returns false. Gets never throw.
   std::optional<DigestEntry> get_digest(std::string_view digest) const;
   std::optional<TagEntry> get_tag(const image::Reference& ref) const;
 
   // False (with the reason in *why) when the entry could not be written, e.g.
-  // a read-only directory: the cache is an optimization, so callers report
-  // and go on. `written`/`fetched` are set from the clock.
+  // a read-only directory, or is not valid (bad digest, no platforms, a media
+  // type over 255 bytes): the cache is an optimization, so callers report and
+  // go on. Puts never throw. `written`/`fetched` are set from the clock.
   bool put_digest(DigestEntry entry, std::string* why = nullptr);
   bool put_tag(const image::Reference& ref, std::string_view digest, std::string* why = nullptr);
 
   // True when the tag entry is younger than ttl; a ttl of 0 is never fresh.
+  // An entry from the future (clock skew) is fresh while less than ttl ahead.
   bool fresh(const TagEntry& entry, std::chrono::seconds ttl) const;
 
-  // Every file under version_dir(), sorted by kind then key; invalid entries
+  // Every file under version_dir() (directories are not listed), sorted by kind,
+  // then key, then path; invalid entries
   // (corrupt, foreign, leftover temporary files) are listed as Invalid.
   std::vector<ListedEntry> list() const;
   // Removes entries whose time is older than now - older_than, and every
   // Invalid file older than a minute (a temporary file younger than that may
-  // belong to a process writing right now).
+  // belong to a process writing right now), then directories left empty.
+  // Digest entries go by when they were written, used since or not.
   PruneResult prune(std::chrono::seconds older_than);
   // Removes version_dir() entirely; other files under root are left alone.
+  // `removed` counts the files that were in it.
   PruneResult clear();
 
   TimePoint now() const { return clock_(); }

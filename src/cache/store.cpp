@@ -1,0 +1,123 @@
+// Entries by key: where each lives, reading it back (every failure a miss) and
+// writing it through replace_file. Listing and pruning are in store_list.cpp.
+#include <archfit/cache/store.hpp>
+
+#include "cache/entry_files.hpp"
+#include "cache/entry_json.hpp"
+#include "cache/sha256.hpp"
+
+namespace archfit::cache {
+
+namespace {
+
+constexpr std::size_t kMaxMediaTypeBytes = 255;
+
+void set_why(std::string* why, std::string text) {
+  if (why) *why = std::move(text);
+}
+
+}  // namespace
+
+Clock system_clock() {
+  return [] { return std::chrono::system_clock::now(); };
+}
+
+Store::Store(std::filesystem::path root, Clock clock)
+    : root_(std::move(root)), clock_(std::move(clock)) {}
+
+std::filesystem::path Store::version_dir() const {
+  return root_ / "v1";
+}
+
+std::filesystem::path Store::digest_path(std::string_view digest) const {
+  std::string_view hex = digest.substr(digest.find(':') + 1);
+  return version_dir() / "digests" / "sha256" / std::string(hex.substr(0, 2)) /
+         (std::string(hex) + ".json");
+}
+
+std::filesystem::path Store::tag_path(const image::Reference& ref) const {
+  return version_dir() / "tags" / (sha256_hex(ref.canonical()) + ".json");
+}
+
+std::optional<DigestEntry> Store::get_digest(std::string_view digest) const {
+  if (!is_sha256_digest(digest)) return std::nullopt;
+  try {
+    auto text = read_small_file(digest_path(digest));
+    if (!text) return std::nullopt;
+    DecodedEntry decoded = decode_entry(*text);
+    // A file whose content names another digest was copied or renamed by hand.
+    if (!decoded.digest || decoded.digest->digest != digest) return std::nullopt;
+    return std::move(decoded.digest);
+  } catch (const std::exception&) {  // out of memory; the cache is only an optimization
+    return std::nullopt;
+  }
+}
+
+std::optional<TagEntry> Store::get_tag(const image::Reference& ref) const {
+  if (ref.has_digest()) return std::nullopt;
+  try {
+    auto text = read_small_file(tag_path(ref));
+    if (!text) return std::nullopt;
+    DecodedEntry decoded = decode_entry(*text);
+    // Another reference under this name is a hash collision or a foreign file.
+    if (!decoded.tag || decoded.tag->reference != ref.canonical()) return std::nullopt;
+    return std::move(decoded.tag);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+bool Store::put_digest(DigestEntry entry, std::string* why) {
+  if (!is_sha256_digest(entry.digest)) {
+    set_why(why, "not caching invalid digest " + entry.digest +
+                     ": the cache keeps sha256: digests of 64 lowercase hex digits");
+    return false;
+  }
+  if (entry.platforms.empty()) {
+    set_why(why, "not caching " + entry.digest + ": it has no platforms");
+    return false;
+  }
+  if (entry.media_type.size() > kMaxMediaTypeBytes) {
+    set_why(why, "not caching " + entry.digest + ": its media type is longer than " +
+                     std::to_string(kMaxMediaTypeBytes) + " bytes");
+    return false;
+  }
+  try {
+    entry.written = to_stored_time(clock_());
+    return replace_file(digest_path(entry.digest), encode_digest_entry(entry), why);
+  } catch (const std::exception& e) {
+    set_why(why, "cannot cache " + entry.digest + ": " + e.what());
+    return false;
+  }
+}
+
+bool Store::put_tag(const image::Reference& ref, std::string_view digest, std::string* why) {
+  if (ref.has_digest()) {
+    set_why(why, "not caching " + ref.canonical() +
+                     " by tag: a reference with a digest always means that digest");
+    return false;
+  }
+  if (!is_sha256_digest(digest)) {
+    set_why(why, "not caching " + ref.canonical() + " -> " + std::string(digest) +
+                     ": the cache keeps sha256: digests of 64 lowercase hex digits");
+    return false;
+  }
+  try {
+    TagEntry entry{ref.canonical(), std::string(digest), to_stored_time(clock_())};
+    return replace_file(tag_path(ref), encode_tag_entry(entry), why);
+  } catch (const std::exception& e) {
+    set_why(why, "cannot cache " + ref.canonical() + ": " + e.what());
+    return false;
+  }
+}
+
+// Symmetric on purpose: an entry from the future (a clock set back, or a
+// cache shared by machines whose clocks disagree) is trusted as long as it is
+// less than ttl ahead; further ahead its time cannot be believed at all.
+bool Store::fresh(const TagEntry& entry, std::chrono::seconds ttl) const {
+  if (ttl <= std::chrono::seconds::zero()) return false;
+  auto age = clock_() - entry.fetched;
+  return age < ttl && age > -ttl;
+}
+
+}  // namespace archfit::cache
