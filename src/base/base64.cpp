@@ -7,73 +7,94 @@ namespace archfit {
 
 namespace {
 
-constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr std::string_view kAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
-constexpr std::array<std::int8_t, 256> decoding_table() {
+constexpr std::int8_t kInvalid = -1;
+constexpr std::int8_t kPad = -2;
+constexpr std::int8_t kBlank = -3;
+
+constexpr std::array<std::int8_t, 256> make_table() {
   std::array<std::int8_t, 256> table{};
   for (auto& v : table)
-    v = -1;
-  for (int i = 0; i < 64; ++i)
+    v = kInvalid;
+  for (std::size_t i = 0; i < kAlphabet.size(); ++i)
     table[static_cast<unsigned char>(kAlphabet[i])] = static_cast<std::int8_t>(i);
+  table['='] = kPad;
+  for (unsigned char c : {' ', '\t', '\r', '\n'})
+    table[c] = kBlank;
   return table;
 }
 
+constexpr std::array<std::int8_t, 256> kTable = make_table();
+
 }  // namespace
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() / 4 * 3);
+  std::uint32_t group = 0;  // up to four 6-bit digits
+  int digits = 0;           // digits in `group`
+  int pads = 0;             // '=' seen; only more '=' and blanks may follow
+  for (unsigned char c : text) {
+    std::int8_t v = kTable[c];
+    if (v == kBlank) continue;
+    if (v == kInvalid) return std::nullopt;
+    if (v == kPad) {
+      // "xx==" and "xxx=" are the only padded groups.
+      if (digits + pads < 2 || digits + pads >= 4) return std::nullopt;
+      ++pads;
+      continue;
+    }
+    if (pads > 0) return std::nullopt;
+    group = (group << 6) | static_cast<std::uint32_t>(v);
+    if (++digits == 4) {
+      out += static_cast<char>((group >> 16) & 0xff);
+      out += static_cast<char>((group >> 8) & 0xff);
+      out += static_cast<char>(group & 0xff);
+      group = 0;
+      digits = 0;
+    }
+  }
+  if (pads == 0) return digits == 0 ? std::optional<std::string>(std::move(out)) : std::nullopt;
+  if (digits + pads != 4) return std::nullopt;
+  // Trailing bits beyond the last whole byte are ignored, as Go's
+  // base64.StdEncoding (which kubectl and docker use) ignores them.
+  if (digits == 2) {
+    out += static_cast<char>((group >> 4) & 0xff);
+  } else {
+    out += static_cast<char>((group >> 10) & 0xff);
+    out += static_cast<char>((group >> 2) & 0xff);
+  }
+  return out;
+}
 
 std::string base64_encode(std::string_view data) {
   std::string out;
   out.reserve((data.size() + 2) / 3 * 4);
   std::size_t i = 0;
-  for (; i + 2 < data.size(); i += 3) {
-    std::uint32_t n = static_cast<unsigned char>(data[i]) << 16 |
-                      static_cast<unsigned char>(data[i + 1]) << 8 |
-                      static_cast<unsigned char>(data[i + 2]);
-    out += kAlphabet[n >> 18];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
+  auto byte = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(data[k]));
+  };
+  for (; i + 3 <= data.size(); i += 3) {
+    std::uint32_t group = (byte(i) << 16) | (byte(i + 1) << 8) | byte(i + 2);
+    out += kAlphabet[(group >> 18) & 63];
+    out += kAlphabet[(group >> 12) & 63];
+    out += kAlphabet[(group >> 6) & 63];
+    out += kAlphabet[group & 63];
   }
-  if (i < data.size()) {
-    std::uint32_t n = static_cast<unsigned char>(data[i]) << 16;
-    if (i + 1 < data.size()) n |= static_cast<unsigned char>(data[i + 1]) << 8;
-    out += kAlphabet[n >> 18];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < data.size() ? kAlphabet[(n >> 6) & 63] : '=';
+  std::size_t rest = data.size() - i;
+  if (rest == 1) {
+    std::uint32_t group = byte(i) << 16;
+    out += kAlphabet[(group >> 18) & 63];
+    out += kAlphabet[(group >> 12) & 63];
+    out += "==";
+  } else if (rest == 2) {
+    std::uint32_t group = (byte(i) << 16) | (byte(i + 1) << 8);
+    out += kAlphabet[(group >> 18) & 63];
+    out += kAlphabet[(group >> 12) & 63];
+    out += kAlphabet[(group >> 6) & 63];
     out += '=';
-  }
-  return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view text) {
-  static constexpr std::array<std::int8_t, 256> kTable = decoding_table();
-  std::string out;
-  std::uint32_t bits = 0;
-  int count = 0;
-  int padding = 0;
-  for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '=') {
-      ++padding;
-      continue;
-    }
-    if (padding > 0) return std::nullopt;  // data after padding
-    std::int8_t v = kTable[static_cast<unsigned char>(c)];
-    if (v < 0) return std::nullopt;
-    bits = bits << 6 | static_cast<std::uint32_t>(v);
-    if (++count == 4) {
-      out += static_cast<char>(bits >> 16);
-      out += static_cast<char>((bits >> 8) & 0xff);
-      out += static_cast<char>(bits & 0xff);
-      bits = 0;
-      count = 0;
-    }
-  }
-  if (count == 1 || padding > 2) return std::nullopt;
-  if (padding > 0 && (count + padding) != 4) return std::nullopt;
-  if (count == 2) out += static_cast<char>(bits >> 4);
-  if (count == 3) {
-    out += static_cast<char>(bits >> 10);
-    out += static_cast<char>((bits >> 2) & 0xff);
   }
   return out;
 }

@@ -12,6 +12,8 @@
 // (pull_secrets.hpp).
 #pragma once
 
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -50,14 +52,23 @@ class Keychain {
 
 // Runs `docker-credential-<name> get` with the server URL on stdin. A seam:
 // tests replace it; the real one runs the program from PATH with a timeout.
+// A runner returns whatever the program said, whatever its exit code; it
+// throws Error(Config) only when the program could not be run to the end (not
+// found, killed after the timeout, too much output).
 struct HelperOutput {
-  int exit_code = 0;
+  int exit_code = 0;  // 128 + the signal number when killed by a signal
   std::string out;
   std::string err;
 };
 using HelperRunner =
     std::function<HelperOutput(const std::string& program, const std::string& server_url)>;
-HelperRunner process_helper_runner();
+
+struct HelperRunnerOptions {
+  std::chrono::milliseconds timeout = std::chrono::seconds(30);  // then the helper is killed
+  std::size_t max_output = std::size_t{1} << 20;                 // bytes of stdout, and of stderr
+  std::optional<std::string> path;  // directories to search, as in $PATH; nullopt = $PATH
+};
+HelperRunner process_helper_runner(HelperRunnerOptions options = {});
 
 // Reads one environment variable; nullopt when unset or empty. A seam for tests.
 using Getenv = std::function<std::optional<std::string>(const std::string& name)>;
