@@ -74,7 +74,9 @@ class _Handler(BaseHTTPRequestHandler):
         proxy.count(self.command, path_kind(path))
         if proxy.delay > 0:
             time.sleep(proxy.delay)
-        headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
+        # A list, not a dict: clients send one Accept header per media type, and a
+        # registry that sees only the last one answers with another manifest.
+        headers = [(k, v) for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP]
         try:
             resp, data = self._forward(headers, body)
         except OSError as e:
@@ -98,7 +100,11 @@ class _Handler(BaseHTTPRequestHandler):
                     http.client.HTTPConnection
                 self.upstream = cls(up.hostname, up.port, timeout=60)
             try:
-                self.upstream.request(self.command, self.path, body=body, headers=headers)
+                self.upstream.putrequest(self.command, self.path, skip_host=True,
+                                         skip_accept_encoding=True)
+                for k, v in headers:
+                    self.upstream.putheader(k, v)
+                self.upstream.endheaders(body)
                 resp = self.upstream.getresponse()
                 return resp, resp.read()
             except (http.client.HTTPException, OSError):
