@@ -8,6 +8,7 @@ import base64
 import email.utils
 import json
 import os
+import re
 import time
 import unittest
 
@@ -52,8 +53,8 @@ class FaultCase(ArchfitCase):
     def assertFailsClearly(self, image, *patterns, code=3, **kw):
         run, [result] = self.go([image], **kw)
         self.assertEqual(run.code, code, run)
-        self.assertFailed(result, "^" + image.replace(".", r"\.") + ": ", self.fake.host,
-                          *patterns)
+        self.assertFailed(result, re.escape(self.fake.host), *patterns)
+        self.assertNamesImage(run, result)
         return run, result
 
 

@@ -84,6 +84,7 @@ class TlsTest(RegistryCase):
         run, [result] = self.resolve([image], self.write_config({}))
         self.assertEqual(run.code, 3, run)
         self.assertFailed(result, self.registry.host, r"(?i)certificate|tls|ssl|x509")
+        self.assertNamesImage(run, result)
 
 
 class HtpasswdTest(RegistryCase):
@@ -122,8 +123,9 @@ class HtpasswdTest(RegistryCase):
         image, _ = self.one()
         run, [result] = self.resolve([image], self.config())
         self.assertEqual(run.code, 3, run)
-        self.assertFailed(result, f"^{image}: ", "401", "UNAUTHORIZED", self.registry.host,
+        self.assertFailed(result, "401", "UNAUTHORIZED", self.registry.host,
                           r"credentials: none")
+        self.assertNamesImage(run, result)
         self.assertCacheValid()
 
     def test_wrong_password_names_the_source_not_the_secret(self):

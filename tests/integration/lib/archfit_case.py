@@ -17,7 +17,9 @@ def to_yaml(obj, indent=0):
     pad = "  " * indent
     lines = []
     for key, value in obj.items():
-        if isinstance(value, dict):
+        if isinstance(value, dict) and not value:
+            lines.append(f"{pad}{key}: {{}}")
+        elif isinstance(value, dict):
             lines.append(f"{pad}{key}:")
             lines.append(to_yaml(value, indent + 1))
         else:
@@ -101,6 +103,12 @@ class ArchfitCase(unittest.TestCase):
         self.assertNotIn("platforms", result, result)
         for pattern in patterns:
             self.assertRegex(result["error"], pattern, result)
+
+    def assertNamesImage(self, run, result):
+        """The error names the image: in its message, or on stderr beside it."""
+        image = result["image"]
+        self.assertTrue(image in result.get("error", "") or image in run.stderr,
+                        f"the error does not name {image}: {run!r}")
 
     def assertNoSecrets(self, run, secrets, cache_dir=None):
         """No secret in stdout, stderr or any cache file; secrets include their
