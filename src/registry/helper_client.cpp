@@ -40,6 +40,10 @@ std::string helper_program(const std::string& helper) {
 std::optional<Credential> ask_helper(const HelperRunner& run, const std::string& helper,
                                      const std::string& server_url, const std::string& label) {
   std::string context = "cannot get credentials for " + server_url + " from " + label + ": ";
+  if (helper.find('/') != std::string::npos) {
+    // Helpers are looked up on PATH; a name with a slash would run a file elsewhere.
+    fail(ErrorKind::Config, context + archfit::quoted(helper) + " is not a helper name");
+  }
   HelperOutput output;
   try {
     output = run(helper_program(helper), server_url);

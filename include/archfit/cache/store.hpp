@@ -97,9 +97,9 @@ class Store {
   // An entry from the future (clock skew) is fresh while less than ttl ahead.
   bool fresh(const TagEntry& entry, std::chrono::seconds ttl) const;
 
-  // Every file under version_dir() (directories are not listed), sorted by kind,
-  // then key, then path; invalid entries
-  // (corrupt, foreign, leftover temporary files) are listed as Invalid.
+  // Every file under version_dir() (directories are not listed), sorted by
+  // kind, then key, then path; invalid entries (corrupt, foreign, leftover
+  // temporary files) are listed as Invalid.
   std::vector<ListedEntry> list() const;
   // Removes entries whose time is older than now - older_than, and every
   // Invalid file older than a minute (a temporary file younger than that may

@@ -14,7 +14,8 @@ struct Credential {
                                // username "<token>"): exchanged by POST at the token realm
   std::string registry_token;  // a bearer token sent as is (docker "registrytoken")
   // Where it came from, for messages: "~/.docker/config.json auths",
-  // "docker-credential-pass (credsStore)", "pull secret shop/regcred".
+  // "docker-credential-pass (credsStore in ~/.docker/config.json)",
+  // "~/creds/ghcr.io.toml", "pull secret shop/regcred".
   std::string source;
 
   bool empty() const {

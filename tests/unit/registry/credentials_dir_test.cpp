@@ -104,6 +104,7 @@ TEST_F(CredentialsDirTest, ErrorsNameFileLineAndColumn) {
        ":1:8: expected a string in double quotes (\"...\") or single quotes ('...')"},
       {"user =\n", ":1:7: expected a string in double quotes (\"...\") or single quotes ('...')"},
       {"\n\n  user = \"abc\n", ":3:10: unterminated string; close it with \""},
+      {"user = \"u\"\nsecret = \"abc\n", ":2:10: unterminated string; close it with \""},
       {"user = 'abc\n", ":1:8: unterminated string; close it with '"},
       {"user = \"u\"\nsecret = \"a\\qb\"\n",
        ":2:12: invalid escape sequence; use \\\" \\\\ \\n \\t \\r \\b \\f \\uXXXX or \\UXXXXXXXX"},

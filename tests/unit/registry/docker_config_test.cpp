@@ -258,6 +258,19 @@ TEST_F(DockerConfigTest, HelperThatCannotRunIsAnError) {
   }
 }
 
+TEST_F(DockerConfigTest, HelperNamesCannotBePaths) {
+  write_config(R"({"credsStore": "../../tmp/evil"})");
+  try {
+    find("ghcr.io");
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "cannot get credentials for ghcr.io from docker-credential-../../tmp/evil "
+                 "(credsStore in ~/.docker/config.json): \"../../tmp/evil\" is not a helper name");
+  }
+  EXPECT_TRUE(helpers_.calls.empty());
+}
+
 TEST_F(DockerConfigTest, HelperAnswerThatIsNotTheProtocol) {
   write_config(R"({"credsStore": "odd"})");
   for (const char* out : {"not json", "[1]", R"({"Username": 1, "Secret": "x"})"}) {

@@ -1,0 +1,1 @@
+"""Test harness for archfit's registry integration tests (stdlib only)."""
