@@ -388,7 +388,9 @@ TEST(Client, RedirectToAnotherOriginDropsAuthorization) {
     if (s.url.starts_with("https://registry.example/v2/app/")) {
       EXPECT_EQ(s.authorization, "Basic dTpw") << s.url;
     }
-    if (s.url.starts_with("https://storage.example/")) EXPECT_EQ(s.authorization, "") << s.url;
+    if (s.url.starts_with("https://storage.example/")) {
+      EXPECT_EQ(s.authorization, "") << s.url;
+    }
   }
   EXPECT_EQ(h.registry.count("GET", "storage.example"), 1u);
 }
