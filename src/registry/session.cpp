@@ -215,6 +215,12 @@ HttpResponse Session::send(Endpoint& ep, const std::string& repository, HttpRequ
                            const Caller& caller, Deadline deadline) {
   ping(ep, caller, deadline);
   std::set<std::string> scopes = {"repository:" + repository + ":pull"};
+  {
+    std::lock_guard<std::mutex> hold(ep.mutex);
+    if (auto it = ep.extra_scopes.find(repository); it != ep.extra_scopes.end()) {
+      scopes.insert(it->second.begin(), it->second.end());
+    }
+  }
   std::string url = ep.scheme + "://" + ep.host + request.url;
   const std::string start = origin_of(url);
   const std::string what = request.method == "HEAD" ? "HEAD manifest" : "";
@@ -237,22 +243,30 @@ HttpResponse Session::send(Endpoint& ep, const std::string& repository, HttpRequ
     if (response.status == 401 && send_auth && !auth_retried) {
       auth_retried = true;
       std::vector<Challenge> fresh = parse_challenges(response.headers_named("www-authenticate"));
+      std::set<std::string> added;
       if (const Challenge* b = find_challenge(fresh, "bearer");
           b && b->param("error") == "insufficient_scope") {
-        for (std::string_view s : split(b->param("scope"), ' ')) {
-          if (!s.empty()) scopes.emplace(s);
+        const std::string wanted = b->param("scope");
+        for (std::string_view s : split(wanted, ' ')) {
+          if (!s.empty() && !scopes.contains(std::string(s))) added.emplace(s);
         }
       }
       bool usable = false;
       {
         std::lock_guard<std::mutex> hold(ep.mutex);
+        if (!added.empty()) {
+          scopes.insert(added.begin(), added.end());
+          ep.extra_scopes[repository].insert(added.begin(), added.end());
+        }
         // gcr.io answers 401 without a challenge: the ping's one still holds.
         if (!fresh.empty()) ep.challenges = fresh;
         usable = find_challenge(ep.challenges, "bearer") != nullptr ||
                  (find_challenge(ep.challenges, "basic") != nullptr && caller.credential);
       }
       if (usable) {
-        refresh = true;
+        // A token for more scopes is a different token; the same scopes
+        // refused means the cached token is no longer good.
+        refresh = added.empty();
         continue;
       }
     }

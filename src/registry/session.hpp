@@ -31,6 +31,10 @@ struct Endpoint {
   std::string scheme = "https";
   std::vector<Challenge> challenges;
   std::optional<RegistryProblem> ping_problem;
+  // Scopes a registry asked for beyond "repository:<repo>:pull" through an
+  // insufficient_scope answer, by repository; later requests ask for them up
+  // front instead of being refused again.
+  std::map<std::string, std::set<std::string>> extra_scopes;
 };
 
 // Who is asking: the image (for messages) and the credentials to use.

@@ -84,7 +84,11 @@ TEST_P(Golden, FixLintAndIdempotence) {
   tmp.write("input.yaml", input);
   tmp.write("archfit.lock", read(dir / "archfit.lock"));
   tmp.write("config.yaml", fs::exists(dir / "config.yaml") ? read(dir / "config.yaml") : "");
-  std::vector<std::string> common{"--config", "config.yaml", "--lock", "archfit.lock"};
+  // Offline with a cache of its own: images the lock leaves out stay unresolved
+  // instead of reaching for a registry.
+  std::vector<std::string> common{"--config",    "config.yaml", "--lock",
+                                  "archfit.lock", "--offline",   "--cache-dir",
+                                  (tmp / "cache").string()};
   std::vector<std::string> extra = lines(dir / "args");
   ProcessOptions at_tmp;
   at_tmp.cwd = tmp.path();
