@@ -18,10 +18,14 @@ namespace {
 }  // namespace
 
 void write_atomically(const std::filesystem::path& path, std::string_view data) {
+  // A symlink is written through, so the link stays a link. A path that does
+  // not exist yet is created.
   std::error_code ec;
-  std::filesystem::path target =
-      std::filesystem::is_symlink(path, ec) ? std::filesystem::canonical(path, ec) : path;
-  if (ec) fail_write(path, ec.message());
+  std::filesystem::path target = path;
+  if (std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::symlink) {
+    target = std::filesystem::weakly_canonical(path, ec);
+    if (ec) fail_write(path, ec.message());
+  }
 
   struct stat st {};
   mode_t mode = 0644;

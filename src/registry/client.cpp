@@ -1,3 +1,6 @@
+#include <optional>
+#include <string_view>
+
 #include <archfit/base/error.hpp>
 #include <archfit/registry/client.hpp>
 #include <archfit/registry/digest.hpp>
@@ -45,11 +48,19 @@ struct Client::Impl {
       if (out.digest.empty()) {
         std::string tag = ref.tag().empty() ? "latest" : ref.tag();
         HttpResponse head = request("HEAD", "/manifests/" + tag, kManifestLimit);
-        if (head.status != 200) impl_.session.fail_status(ep_, head, caller_, "HEAD manifest");
-        if (auto digest = head.header("docker-content-digest")) {
+        std::optional<std::string_view> digest;
+        if (head.status == 200) {
+          digest = head.header("docker-content-digest");
+        } else if (head.status < 400 || head.status >= 500 || head.status == 429) {
+          // Retries are spent; another request would only add to the load.
+          impl_.session.fail_status(ep_, head, caller_, "HEAD manifest");
+        }
+        if (digest) {
           out.digest = std::string(*digest);
         } else {
-          // Older registries leave the digest out: fetch and hash.
+          // A refused HEAD has no body to carry the OCI error code, and some
+          // registries refuse HEAD itself or leave the digest out: ask again
+          // with GET, which answers all three.
           HttpResponse get = request("GET", "/manifests/" + tag, kManifestLimit);
           if (get.status != 200) impl_.session.fail_status(ep_, get, caller_, "GET manifest");
           out.digest = sha256_digest(get.body);
