@@ -50,7 +50,7 @@ int run_lock(const LockOptions& o) {
     const resolve::Resolution* r = setup.resolver->find(want.ref);
     if (r == nullptr || !r->ok) {
       std::cerr << "archfit: " << want.ref.canonical() << ": "
-                << (r != nullptr ? r->error : std::string("not resolved")) << '\n';
+                << (r != nullptr ? r->cause(want.ref) : std::string_view("not resolved")) << '\n';
       ++failed;
       continue;
     }

@@ -76,7 +76,7 @@ void write_text(const std::vector<Row>& rows) {
                 << r.platforms.str() << "  (" << resolve::source_name(r.source) << ")\n";
     } else {
       std::cerr << "archfit: "
-                << (row.resolution != nullptr ? row.image + ": " + row.resolution->error
+                << (row.resolution != nullptr ? row.image + ": " + std::string(row.resolution->cause(*row.ref))
                                               : row.error)
                 << '\n';
     }

@@ -147,7 +147,8 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
       Severity severity =
           s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error : Severity::Warning;
       report.add("unresolved-image", severity,
-                 who + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " + r->error + what,
+                 who + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
+                     std::string(r->cause(*ref)) + what,
                  c.image, field);
     }
     if (fallback) {

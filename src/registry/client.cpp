@@ -76,13 +76,16 @@ struct Client::Impl {
         }
       }
       if (body.empty()) body = fetch_manifest(out.digest, content_type);
-      Manifest m = parse_manifest(body, content_type, caller_.image);
+      Manifest m = parse_manifest(body, content_type, origin());
       out.media_type = m.media_type;
       out.platforms = platforms_of(m, 0);
       return out;
     }
 
    private:
+    // The image and where its answer came from, to begin a message.
+    std::string origin() const { return caller_.image + " from " + ep_.host; }
+
     HttpResponse request(const std::string& method, const std::string& path, std::size_t limit) {
       HttpRequest r;
       r.method = method;
@@ -116,7 +119,7 @@ struct Client::Impl {
       image::PlatformSet out;
       switch (m.kind) {
         case Manifest::Kind::Schema1:
-          unusable(caller_.image,
+          unusable(origin(),
                    "the registry serves a Docker schema 1 manifest, which archfit does not "
                    "support (it has no reliable platform); push the image again with a current "
                    "client");
@@ -130,7 +133,7 @@ struct Client::Impl {
         if (entry.attestation) continue;
         if (is_index_type(entry.media_type)) {
           if (depth + 1 >= kMaxIndexDepth) {
-            unusable(caller_.image, "image indexes are nested more than " +
+            unusable(origin(), "image indexes are nested more than " +
                                         std::to_string(kMaxIndexDepth) + " deep");
           }
           for (const image::Platform& p : child(entry, depth + 1))
@@ -144,7 +147,7 @@ struct Client::Impl {
         // Anything else (signatures, SBOMs, other artifacts) is not a platform.
       }
       if (out.empty()) {
-        unusable(caller_.image, "the image index lists no image for any platform");
+        unusable(origin(), "the image index lists no image for any platform");
       }
       return out;
     }
@@ -152,20 +155,20 @@ struct Client::Impl {
     image::PlatformSet child(const Descriptor& entry, int depth) {
       std::string content_type = entry.media_type;
       std::string body = fetch_manifest(entry.digest, content_type);
-      return platforms_of(parse_manifest(body, content_type, caller_.image), depth);
+      return platforms_of(parse_manifest(body, content_type, origin()), depth);
     }
 
     image::Platform config_platform(const Descriptor& config) {
       if (config.media_type != media_type::kOciConfig &&
           config.media_type != media_type::kDockerConfig) {
-        unusable(caller_.image, "this is not a container image: its config has media type \"" +
+        unusable(origin(), "this is not a container image: its config has media type \"" +
                                     config.media_type + "\"");
       }
       HttpResponse r = request("GET", "/blobs/" + config.digest, kConfigLimit);
       if (r.status != 200)
         impl_.session.fail_status(ep_, r, caller_, "GET config " + config.digest);
       verify(config.digest, r.body, "image config");
-      return parse_config_platform(r.body, caller_.image);
+      return parse_config_platform(r.body, origin());
     }
 
     Impl& impl_;

@@ -3,6 +3,7 @@ catalogue, by tag, by digest and by tag+digest, over plain http, TLS with a
 CA file, and htpasswd basic auth (over TLS)."""
 
 import base64
+import json
 import os
 import unittest
 
@@ -13,6 +14,32 @@ from lib.registry import Registry
 PASSWORD = "Reg1stry-Passw0rd-7f3a9c"  # distinctive, so a leak is unmistakable
 USER = "alice"
 SECRETS = [PASSWORD, base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()]
+
+
+SECRET = """---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: regcred
+  namespace: {namespace}
+type: kubernetes.io/dockerconfigjson
+data:
+  .dockerconfigjson: {data}
+"""
+
+POD_IN_NAMESPACE = """---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: {name}
+  namespace: {namespace}
+spec:
+  imagePullSecrets:
+  - name: regcred
+  containers:
+  - name: main
+    image: {image}
+"""
 
 
 def refs(registry, pushed):
@@ -126,6 +153,34 @@ class HtpasswdTest(RegistryCase):
         self.assertFailed(result, "401", "UNAUTHORIZED", self.registry.host,
                           r"credentials: none")
         self.assertNamesImage(run, result)
+        self.assertCacheValid()
+
+    def test_fix_uses_the_pull_secret_of_the_namespace(self):
+        """archfit fix, no lock: the Secret in the stream opens the registry
+        for the pod that lists it in its namespace, and for no other."""
+        auth = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+        dockerconfig = json.dumps({"auths": {self.registry.host: {"auth": auth}}})
+        secret_data = base64.b64encode(dockerconfig.encode()).decode()
+        arm_image, _ = self.one("oci-single")  # linux/arm64 only
+        other_image, _ = self.one("docker-list")
+        other = POD_IN_NAMESPACE.format(name="elsewhere", namespace="other", image=other_image)
+        text = (SECRET.format(namespace="shop", data=secret_data)
+                + POD_IN_NAMESPACE.format(name="api", namespace="shop", image=arm_image)
+                + other)
+        manifests = os.path.join(self.tmp, "app.yaml")
+        with open(manifests, "w") as f:
+            f.write(text)
+        run = self.archfit(["fix", "-v", "--config", self.config(), "--cache-dir",
+                            self.cache_dir, manifests])
+        self.assertIn(run.code, (0, 1), run)
+        with open(manifests) as f:
+            fixed = f.read()
+        api = fixed[:fixed.index("name: elsewhere")]
+        self.assertRegex(api, r"key: kubernetes.io/arch\n\s+operator: In\n\s+values:\n\s+- arm64")
+        self.assertTrue(fixed.endswith(other), "the pod without credentials was changed")
+        self.assertIn(other_image, run.stderr)
+        self.assertIn("401", run.stderr)
+        self.assertNoSecrets(run, SECRETS + [secret_data])
         self.assertCacheValid()
 
     def test_wrong_password_names_the_source_not_the_secret(self):

@@ -37,6 +37,18 @@ struct Resolution {
   // When !ok: why, naming the image and where archfit looked, e.g.
   // "docker.io/library/nginx:1.25 is not in the lock file examples/archfit.lock".
   std::string error;
+
+  // `error` without a leading "<canonical reference>: ", for messages that
+  // name the image already.
+  std::string_view cause(const image::Reference& ref) const {
+    std::string_view out = error;
+    const std::string& name = ref.canonical();
+    if (out.size() > name.size() + 2 && out.starts_with(name) &&
+        out.substr(name.size(), 2) == ": ") {
+      out.remove_prefix(name.size() + 2);
+    }
+    return out;
+  }
 };
 
 // One image a run needs, with what its uses say about it.
