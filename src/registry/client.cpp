@@ -2,6 +2,7 @@
 #include <string_view>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/registry/client.hpp>
 #include <archfit/registry/digest.hpp>
 #include <archfit/registry/manifest.hpp>
@@ -47,23 +48,20 @@ struct Client::Impl {
       out.digest = ref.digest();
       if (out.digest.empty()) {
         std::string tag = ref.tag().empty() ? "latest" : ref.tag();
-        HttpResponse head = request("HEAD", "/manifests/" + tag, kManifestLimit);
-        std::optional<std::string_view> digest;
-        if (head.status == 200) {
-          digest = head.header("docker-content-digest");
-        } else if (head.status < 400 || head.status >= 500 || head.status == 429) {
-          // Retries are spent; another request would only add to the load.
-          impl_.session.fail_status(ep_, head, caller_, "HEAD manifest");
-        }
+        std::optional<std::string> digest;
+        if (known) digest = head_digest(tag);
         if (digest) {
-          out.digest = std::string(*digest);
+          out.digest = std::move(*digest);
         } else {
-          // A refused HEAD has no body to carry the OCI error code, and some
-          // registries refuse HEAD itself or leave the digest out: ask again
-          // with GET, which answers all three.
           HttpResponse get = request("GET", "/manifests/" + tag, kManifestLimit);
           if (get.status != 200) impl_.session.fail_status(ep_, get, caller_, "GET manifest");
           out.digest = sha256_digest(get.body);
+          if (auto said = get.header("docker-content-digest");
+              said && said->starts_with("sha256:") && *said != out.digest) {
+            unusable(origin(), "the manifest of tag " + quoted(tag) + " hashes to " + out.digest +
+                                   ", not to the " + std::string(*said) +
+                                   " the registry says (the body was altered or truncated)");
+          }
           body = std::move(get.body);
           content_type = std::string(get.header("content-type").value_or(""));
         }
@@ -83,6 +81,23 @@ struct Client::Impl {
     }
 
    private:
+    // The digest a tag points at, from a HEAD (Docker Hub does not count
+    // HEADs against its pull limit). nullopt when the HEAD was refused or left
+    // the digest out: a refused HEAD has no body to carry the OCI error code,
+    // and some registries refuse HEAD itself, so the caller asks with GET.
+    std::optional<std::string> head_digest(const std::string& tag) {
+      HttpResponse head = request("HEAD", "/manifests/" + tag, kManifestLimit);
+      if (head.status == 200) {
+        if (auto digest = head.header("docker-content-digest")) return std::string(*digest);
+        return std::nullopt;
+      }
+      if (head.status < 400 || head.status >= 500 || head.status == 429) {
+        // Retries are spent; another request would only add to the load.
+        impl_.session.fail_status(ep_, head, caller_, "HEAD manifest");
+      }
+      return std::nullopt;
+    }
+
     // The image and where its answer came from, to begin a message.
     std::string origin() const { return caller_.image + " from " + ep_.host; }
 

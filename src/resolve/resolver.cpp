@@ -110,8 +110,11 @@ registry::Client& Resolver::client() {
 Resolution Resolver::from_registry(const Want& want) {
   Resolution r;
   try {
+    // A tag the cache has seen (its entry expired) most likely still points at
+    // a digest it holds: a HEAD settles it. A tag it has never seen is
+    // fetched at once, a round trip sooner.
     registry::KnownDigest known;
-    if (sources_.cache != nullptr) {
+    if (sources_.cache != nullptr && (want.ref.has_digest() || sources_.cache->get_tag(want.ref))) {
       known = [this](const std::string& digest) -> std::optional<image::PlatformSet> {
         if (auto entry = sources_.cache->get_digest(digest)) return std::move(entry->platforms);
         return std::nullopt;

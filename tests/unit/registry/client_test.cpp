@@ -13,111 +13,18 @@
 #include <archfit/registry/digest.hpp>
 #include <archfit/registry/error.hpp>
 
+#include "support/fake_registry.hpp"
+
 namespace archfit::registry {
 namespace {
 
-// A content-addressed registry in memory, with hooks for odd behaviour.
-class FakeRegistry : public Transport {
- public:
-  struct Seen {
-    std::string method;
-    std::string url;
-    std::string authorization;
-    std::string body;
-  };
+using testing::FakeRegistry;
+using testing::index_of;
 
-  std::map<std::string, std::pair<std::string, std::string>> manifests;  // digest -> type, body
-  std::map<std::string, std::string> tags;                                // tag -> digest
-  std::map<std::string, std::string> blobs;                               // digest -> body
-  // Answers before the default behaviour; return true when it answered.
-  std::function<bool(const HttpRequest&, HttpResponse&)> hook;
-  std::vector<Seen> seen;
-
-  std::string add_manifest(const std::string& type, const std::string& body) {
-    std::string digest = sha256_digest(body);
-    manifests[digest] = {type, body};
-    return digest;
-  }
-  std::string add_blob(const std::string& body) {
-    std::string digest = sha256_digest(body);
-    blobs[digest] = body;
-    return digest;
-  }
-  // An image manifest for a platform, with its config blob.
-  std::string add_image(const std::string& os, const std::string& arch,
-                        const std::string& variant = "") {
-    std::string config = R"({"os":")" + os + R"(","architecture":")" + arch + "\"" +
-                         (variant.empty() ? "" : R"(,"variant":")" + variant + "\"") +
-                         R"(,"rootfs":{"type":"layers","diff_ids":[]}})";
-    std::string config_digest = add_blob(config);
-    return add_manifest("application/vnd.oci.image.manifest.v1+json",
-                        R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":")" +
-                            config_digest + R"(","size":1},"layers":[]})");
-  }
-
-  std::size_t count(const std::string& method, const std::string& part = "") const {
-    std::size_t n = 0;
-    for (const Seen& s : seen) {
-      if (s.method == method && s.url.find(part) != std::string::npos) ++n;
-    }
-    return n;
-  }
-
-  HttpResponse perform(const HttpRequest& r) override {
-    std::lock_guard<std::mutex> hold(mutex_);
-    std::string auth;
-    for (const auto& [k, v] : r.headers) {
-      if (k == "Authorization") auth = v;
-    }
-    seen.push_back({r.method, r.url, auth, r.body});
-    HttpResponse out;
-    if (hook && hook(r, out)) {
-      if (r.method == "HEAD") out.body.clear();  // as HTTP has it
-      return out;
-    }
-    std::string path = r.url.substr(r.url.find('/', r.url.find("://") + 3));
-    if (path == "/v2/") {
-      out.status = 200;
-      return out;
-    }
-    std::size_t at = path.find("/manifests/");
-    if (at != std::string::npos) {
-      std::string ref = path.substr(at + 11);
-      if (tags.contains(ref)) ref = tags[ref];
-      auto it = manifests.find(ref);
-      if (it == manifests.end()) {
-        out.status = 404;
-        out.body = R"({"errors":[{"code":"MANIFEST_UNKNOWN","message":"manifest unknown"}]})";
-        return out;
-      }
-      out.status = 200;
-      out.headers = {{"content-type", it->second.first}, {"docker-content-digest", ref}};
-      if (r.method != "HEAD") out.body = it->second.second;
-      return out;
-    }
-    at = path.find("/blobs/");
-    if (at != std::string::npos && blobs.contains(path.substr(at + 7))) {
-      out.status = 200;
-      out.body = blobs[path.substr(at + 7)];
-      return out;
-    }
-    out.status = 404;
-    return out;
-  }
-
- private:
-  std::mutex mutex_;
+// A cache that holds nothing yet: makes the client HEAD a tag first.
+const KnownDigest kNothingKnown = [](const std::string&) {
+  return std::optional<image::PlatformSet>();
 };
-
-std::string index_of(const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::string body = R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[)";
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (i) body += ",";
-    body += R"({"mediaType":"application/vnd.oci.image.manifest.v1+json","size":1,"digest":")" +
-            entries[i].first + "\"" + entries[i].second + "}";
-  }
-  return body + "]}";
-}
 
 struct Harness {
   FakeRegistry registry;
@@ -151,12 +58,43 @@ TEST(Client, IndexByTagAttestationsSkipped) {
   EXPECT_EQ(r.platforms.str(), "linux/amd64,linux/arm64");
   EXPECT_EQ(r.digest, index);
   EXPECT_FALSE(r.known);
-  // ping, HEAD by tag, GET by digest; no child manifests, no blobs
-  ASSERT_EQ(h.registry.seen.size(), 3u);
+  // Nothing known: ping, GET by tag; no HEAD, no child manifests, no blobs.
+  ASSERT_EQ(h.registry.seen.size(), 2u);
   EXPECT_EQ(h.registry.seen[0].url, "https://registry.example/v2/");
-  EXPECT_EQ(h.registry.seen[1].method, "HEAD");
+  EXPECT_EQ(h.registry.seen[1].method, "GET");
   EXPECT_EQ(h.registry.seen[1].url, "https://registry.example/v2/app/manifests/1.0");
-  EXPECT_EQ(h.registry.seen[2].url, "https://registry.example/v2/app/manifests/" + index);
+
+  // With a cache to ask: HEAD by tag, then GET by digest.
+  Harness warm;
+  warm.registry.manifests = h.registry.manifests;
+  warm.registry.tags = h.registry.tags;
+  EXPECT_EQ(warm.resolve("registry.example/app:1.0", warm.options(), {}, kNothingKnown)
+                .platforms.str(),
+            "linux/amd64,linux/arm64");
+  ASSERT_EQ(warm.registry.seen.size(), 3u);
+  EXPECT_EQ(warm.registry.seen[1].method, "HEAD");
+  EXPECT_EQ(warm.registry.seen[1].url, "https://registry.example/v2/app/manifests/1.0");
+  EXPECT_EQ(warm.registry.seen[2].url, "https://registry.example/v2/app/manifests/" + index);
+}
+
+TEST(Client, TagBodyMustMatchTheDigestTheRegistrySays) {
+  Harness h;
+  h.registry.tags["1"] = h.registry.add_image("linux", "amd64");
+  h.registry.hook = [&](const HttpRequest& r, HttpResponse& out) {
+    if (!r.url.ends_with("/manifests/1")) return false;
+    out.status = 200;
+    out.headers = {{"content-type", "application/vnd.oci.image.manifest.v1+json"},
+                   {"docker-content-digest", h.registry.tags["1"]}};
+    out.body = h.registry.manifests[h.registry.tags["1"]].second + " ";
+    return true;
+  };
+  try {
+    h.resolve("registry.example/app:1", h.options());
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("hashes to sha256:"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("altered or truncated"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Client, KnownDigestCostsOneHead) {
@@ -320,7 +258,7 @@ TEST(Client, RetriesHonourRetryAfter) {
     }
     return false;
   };
-  Resolved r = h.resolve("registry.example/app:1", h.options());
+  Resolved r = h.resolve("registry.example/app:1", h.options(), {}, kNothingKnown);
   EXPECT_EQ(r.platforms.str(), "linux/amd64");
   ASSERT_EQ(h.slept.size(), 2u);
   EXPECT_EQ(h.slept[0], std::chrono::milliseconds(2000));
@@ -336,7 +274,7 @@ TEST(Client, GivesUpAfterBoundedRetriesWithAClearMessage) {
     return true;
   };
   try {
-    h.resolve("registry.example/app:1", h.options());
+    h.resolve("registry.example/app:1", h.options(), {}, kNothingKnown);
     FAIL();
   } catch (const RegistryError& e) {
     EXPECT_EQ(e.problem().status, 429);
@@ -435,7 +373,7 @@ TEST(Client, MissingRepositoryNamesStatusHostAndCredentials) {
     return true;
   };
   try {
-    h.resolve("nginx:1.25", h.options());
+    h.resolve("nginx:1.25", h.options(), {}, kNothingKnown);
     FAIL();
   } catch (const RegistryError& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -463,7 +401,7 @@ TEST(Client, MirrorsComeFirstAndFallBack) {
   Resolved r = h.resolve("nginx:1", o);
   EXPECT_EQ(r.platforms.str(), "linux/amd64");
   EXPECT_GE(h.registry.count("GET", "https://broken.mirror/v2/"), 1u);
-  EXPECT_EQ(h.registry.count("HEAD", "https://good.mirror/v2/library/nginx/manifests/1"), 1u);
+  EXPECT_EQ(h.registry.count("GET", "https://good.mirror/v2/library/nginx/manifests/1"), 1u);
   EXPECT_EQ(h.registry.count("GET", "registry-1.docker.io"), 0u);
 }
 
@@ -483,7 +421,7 @@ TEST(Client, InsecureRegistryFallsBackToPlainHttp) {
   o.insecure_registries = {"127.0.0.1:5000"};
   Resolved r = h.resolve("127.0.0.1:5000/app:1", o);
   EXPECT_EQ(r.platforms.str(), "linux/amd64");
-  EXPECT_EQ(h.registry.count("HEAD", "http://127.0.0.1:5000/v2/app/manifests/1"), 1u);
+  EXPECT_EQ(h.registry.count("GET", "http://127.0.0.1:5000/v2/app/manifests/1"), 1u);
 }
 
 TEST(Client, TlsFailureOfASecureRegistrySaysWhatToDo) {
