@@ -39,6 +39,17 @@ std::filesystem::path Store::tag_path(const image::Reference& ref) const {
   return version_dir() / "tags" / (sha256_hex(ref.canonical()) + ".json");
 }
 
+bool Store::has_digests() const {
+  std::error_code ec;
+  // Entries live one level down, in directories named by two hex digits.
+  for (std::filesystem::directory_iterator shards(version_dir() / "digests" / "sha256", ec), end;
+       !ec && shards != end; shards.increment(ec)) {
+    std::filesystem::directory_iterator entries(shards->path(), ec);
+    if (!ec && entries != std::filesystem::directory_iterator()) return true;
+  }
+  return false;
+}
+
 std::optional<DigestEntry> Store::get_digest(std::string_view digest) const {
   if (!is_sha256_digest(digest)) return std::nullopt;
   try {

@@ -110,11 +110,12 @@ registry::Client& Resolver::client() {
 Resolution Resolver::from_registry(const Want& want) {
   Resolution r;
   try {
-    // A tag the cache has seen (its entry expired) most likely still points at
-    // a digest it holds: a HEAD settles it. A tag it has never seen is
-    // fetched at once, a round trip sooner.
+    // With digests in the cache, a tag costs a HEAD first (Docker Hub does
+    // not count it) and often nothing more: the cache knows the digest. An
+    // empty cache cannot, and the tag's manifest is fetched at once, a round
+    // trip sooner, for the same one counted pull.
     registry::KnownDigest known;
-    if (sources_.cache != nullptr && (want.ref.has_digest() || sources_.cache->get_tag(want.ref))) {
+    if (cache_has_digests_) {
       known = [this](const std::string& digest) -> std::optional<image::PlatformSet> {
         if (auto entry = sources_.cache->get_digest(digest)) return std::move(entry->platforms);
         return std::nullopt;
@@ -144,6 +145,7 @@ Resolution Resolver::from_registry(const Want& want) {
 
 void Resolver::resolve_all(const std::vector<Want>& wants, const ProgressOptions& progress) {
   auto start = std::chrono::steady_clock::now();
+  cache_has_digests_ = sources_.cache != nullptr && sources_.cache->has_digests();
   std::vector<const Want*> remote;
   std::set<std::string> seen;
   for (const Want& want : wants) {

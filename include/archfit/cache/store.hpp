@@ -85,6 +85,9 @@ class Store {
   // entry: get_tag misses and put_tag returns false. Gets never throw.
   std::optional<DigestEntry> get_digest(std::string_view digest) const;
   std::optional<TagEntry> get_tag(const image::Reference& ref) const;
+  // False while no digest entry has been written: such a cache cannot know
+  // the digest a tag points at. Never throws.
+  bool has_digests() const;
 
   // False (with the reason in *why) when the entry could not be written, e.g.
   // a read-only directory, or is not valid (bad digest, no platforms, a media

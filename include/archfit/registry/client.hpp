@@ -11,7 +11,7 @@
 //     back to GET on 404), cached per host, scope and credentials until
 //     expires_in. A 401 on a request refreshes the token once, adding the
 //     scope an insufficient_scope challenge asks for.
-//  4. A tag, when the caller knows some digests (its cache): HEAD the tag for
+//  4. A tag, when the caller may know its digest (its cache): HEAD the tag for
 //     its digest (Docker Hub does not count HEADs); a digest the caller knows
 //     costs nothing more. Otherwise, or when the HEAD is refused or carries no
 //     digest: GET the tag's manifest, hashed, and checked against the
@@ -78,8 +78,8 @@ struct Resolved {
 };
 
 // Platforms the caller already has for a digest (its cache); nullopt = ask.
-// Passing one makes a tag cost a HEAD first; pass none when nothing is known
-// (a cold cache), and the tag's manifest is fetched straight away.
+// Passing one makes a tag cost a HEAD first; pass none when nothing can be
+// known (an empty cache), and the tag's manifest is fetched straight away.
 using KnownDigest = std::function<std::optional<image::PlatformSet>(const std::string& digest)>;
 
 class Client {

@@ -131,6 +131,7 @@ class Resolver {
   std::map<std::string, std::unique_ptr<Resolution>> results_;  // by canonical reference
   registry::Client* client_ = nullptr;
   std::once_flag connected_;
+  bool cache_has_digests_ = false;  // as resolve_all began
   Stats stats_;
 };
 

@@ -109,6 +109,16 @@ TEST(Store, DigestEntryRoundTripsAndIsWrittenDeterministically) {
   EXPECT_TRUE(temp_files(dir.path()).empty());
 }
 
+TEST(Store, HasDigestsOnceOneIsWritten) {
+  TempDir dir;
+  Store store(dir.path());
+  EXPECT_FALSE(store.has_digests()) << "no directory yet";
+  fs::create_directories(dir / "v1/digests/sha256/ab");
+  EXPECT_FALSE(store.has_digests()) << "an empty shard";
+  ASSERT_TRUE(store.put_digest(digest_entry(digest_of(0x1234), "linux/amd64")));
+  EXPECT_TRUE(store.has_digests());
+}
+
 TEST(Store, TagEntryRoundTripsUnderTheHashOfTheCanonicalReference) {
   TempDir dir;
   FakeClock clock;

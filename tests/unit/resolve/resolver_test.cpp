@@ -84,7 +84,7 @@ TEST(Resolver, ColdThenCachedThenExpired) {
   EXPECT_EQ(r->source, Source::Registry);
   EXPECT_EQ(r->platforms.str(), "linux/amd64,linux/arm64");
   EXPECT_EQ(r->digest, w.registry.tags["1"]);
-  EXPECT_EQ(w.requests("HEAD"), 0u) << "a tag the cache never saw is fetched at once";
+  EXPECT_EQ(w.requests("HEAD"), 0u) << "an empty cache cannot know the digest: GET at once";
   EXPECT_EQ(w.requests("GET"), 1u);
 
   // Within the TTL: the cache answers, the registry is not even connected.
@@ -127,6 +127,18 @@ TEST(Resolver, ExpiredTagThatMovedIsFetched) {
   EXPECT_EQ(w.requests("HEAD"), 1u);
   EXPECT_EQ(w.requests("GET"), 1u) << "the new digest's manifest";
   EXPECT_EQ(w.registry.count("GET", "/blobs/"), 1u) << "its config blob";
+}
+
+TEST(Resolver, ANewTagForACachedDigestCostsOneHead) {
+  World w;
+  ASSERT_TRUE(w.run("registry.example/app:1")->ok);
+  w.registry.tags["1-alias"] = w.registry.tags["1"];
+  w.registry.seen.clear();
+  const Resolution* r = w.run("registry.example/app:1-alias");
+  ASSERT_TRUE(r->ok) << r->error;
+  EXPECT_EQ(r->platforms.str(), "linux/amd64,linux/arm64");
+  EXPECT_EQ(w.requests("HEAD"), 1u);
+  EXPECT_EQ(w.requests("GET"), 0u) << "the cache knew the digest";
 }
 
 TEST(Resolver, ZeroTtlAlwaysAsks) {
