@@ -1,11 +1,16 @@
 #include "cli/pipeline.hpp"
 
+#include <algorithm>
+#include <exception>
 #include <memory>
+#include <thread>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/parallel_for.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/manifest/discover.hpp>
+#include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -25,13 +30,35 @@ std::string join_path(const std::string& a, const std::string& b) {
 
 enum class Outcome { Unchanged, Changed, Deferred };
 
-// A document of a file and, once known, its new text.
+// What one document yields. Documents are analysed concurrently, each into
+// its own Work, and merged into the run in their order.
+struct Work {
+  Outcome outcome = Outcome::Unchanged;
+  std::string edited;
+  std::vector<placement::Finding> findings;
+  std::size_t workloads = 0;
+  std::size_t templates = 0;
+  bool unresolved_failure = false;
+  std::vector<manifest::PullSecret> secrets;  // first pass only
+  std::vector<WantCollector::Use> uses;       // images only a registry can answer
+  std::exception_ptr error;
+};
+
+// A document of a file and what became of it.
 struct Piece {
   yaml::DocumentText doc;
   std::uint32_t index = 0;
-  Outcome outcome = Outcome::Unchanged;
-  std::string edited;
+  Work work;
 };
+
+// Documents analysed together: enough to keep every thread busy, few enough
+// that their edited texts are not held long.
+constexpr std::size_t kWindow = 256;
+
+unsigned worker_count() {
+  unsigned n = std::thread::hardware_concurrency();
+  return std::clamp(n, 1u, 8u);
+}
 
 // Runs the documents of every file through discovery, placement and editing.
 //
@@ -49,20 +76,28 @@ class Pipeline {
         task_(task),
         options_(options),
         run_(run),
-        wants_(config.resolve) {}
+        wants_(config.resolve),
+        workers_(worker_count()) {}
 
   void first_pass(FileResult& file) {
     // Until a document is set aside, output is written as documents come, so
     // that a run without registry lookups holds each edited text only once.
     std::vector<Piece>& rest = pieces_.emplace_back();
-    std::uint32_t index = 0;
-    for (const yaml::DocumentText& doc : yaml::split_stream(file.original)) {
-      Piece piece{doc, index++, Outcome::Unchanged, {}};
-      piece.outcome = process_document(file, piece, true);
-      if (rest.empty() && piece.outcome != Outcome::Deferred) {
-        append(file, piece);
-      } else {
-        rest.push_back(std::move(piece));
+    std::vector<yaml::DocumentText> docs = yaml::split_stream(file.original);
+    for (std::size_t start = 0; start < docs.size(); start += kWindow) {
+      std::vector<Piece> window(std::min(kWindow, docs.size() - start));
+      for (std::size_t i = 0; i < window.size(); ++i) {
+        window[i].doc = docs[start + i];
+        window[i].index = static_cast<std::uint32_t>(start + i);
+      }
+      analyze_all(file, window, true);
+      for (Piece& piece : window) {
+        merge(file, piece);
+        if (rest.empty() && piece.work.outcome != Outcome::Deferred) {
+          append(file, piece);
+        } else {
+          rest.push_back(std::move(piece));
+        }
       }
     }
   }
@@ -73,9 +108,16 @@ class Pipeline {
     if (!wants_.empty()) resolver_.resolve_all(wants_.wants(), options_.progress);
     for (std::size_t f = 0; f < run_.files.size(); ++f) {
       FileResult& file = run_.files[f];
+      std::vector<Piece*> deferred;
       for (Piece& piece : pieces_[f]) {
-        if (piece.outcome == Outcome::Deferred)
-          piece.outcome = process_document(file, piece, false);
+        if (piece.work.outcome == Outcome::Deferred) deferred.push_back(&piece);
+      }
+      parallel_for(deferred.size(), workers_,
+                   [&](std::size_t i) { analyze(file, *deferred[i], false); });
+      for (Piece& piece : pieces_[f]) {
+        if (std::find(deferred.begin(), deferred.end(), &piece) != deferred.end()) {
+          merge(file, piece);
+        }
         append(file, piece);
       }
       pieces_[f].clear();
@@ -83,32 +125,64 @@ class Pipeline {
   }
 
  private:
+  void analyze_all(const FileResult& file, std::vector<Piece>& pieces, bool first) {
+    parallel_for(pieces.size(), workers_, [&](std::size_t i) { analyze(file, pieces[i], first); });
+  }
+
+  // Folds a document's work into the run, in document order. The first
+  // error of a file is the one reported.
+  void merge(const FileResult& file, Piece& piece) {
+    Work& w = piece.work;
+    if (w.error) std::rethrow_exception(w.error);
+    run_.workloads += w.workloads;
+    run_.templates += w.templates;
+    run_.unresolved_failure = run_.unresolved_failure || w.unresolved_failure;
+    if (!w.secrets.empty()) wants_.add_secrets(w.secrets, file.input.name);
+    for (WantCollector::Use& use : w.uses)
+      wants_.add_use(std::move(use));
+    for (placement::Finding& f : w.findings) {
+      // fix and --remove report only what is left for a person to do.
+      if (task_ == Task::Lint || !f.fixable) run_.findings.push_back(std::move(f));
+    }
+    w.secrets.clear();
+    w.uses.clear();
+    w.findings.clear();
+    w.findings.shrink_to_fit();
+  }
+
   // Output is only built from the first change on: until then it would be a
   // copy of the original.
-  static void append(FileResult& file, const Piece& piece) {
-    if (piece.outcome == Outcome::Changed) {
+  static void append(FileResult& file, Piece& piece) {
+    if (piece.work.outcome == Outcome::Changed) {
       if (!file.changed) {
         file.output.reserve(file.original.size() + file.original.size() / 4);
         file.output.assign(file.original, 0, piece.doc.offset);
         file.changed = true;
       }
-      file.output += piece.edited;
+      file.output += piece.work.edited;
+      std::string().swap(piece.work.edited);
     } else if (file.changed) {
       file.output.append(piece.doc.text);
     }
   }
 
-  std::unique_ptr<yaml::Tree> parse(const FileResult& file, const yaml::DocumentText& doc) {
+  void analyze(const FileResult& file, Piece& piece, bool first) noexcept {
+    Work& w = piece.work;
+    w = Work();
     try {
-      return std::make_unique<yaml::Tree>(yaml::parse_document(doc.text, doc.first_line));
-    } catch (const Error& e) {
-      throw e.in_file(file.input.name);
+      try {
+        w.outcome = process_document(file, piece, first);
+      } catch (const Error& e) {
+        throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+      }
+    } catch (...) {
+      w.error = std::current_exception();
     }
   }
 
   // Looks up every image of the workloads from the lock file and the cache;
   // false when some image needs the registry (its uses are recorded then).
-  bool look_up_locally(const std::vector<manifest::Workload>& workloads) {
+  bool look_up_locally(const std::vector<manifest::Workload>& workloads, Work& work) {
     bool all = true;
     for (const manifest::Workload& w : workloads) {
       for (const manifest::PodTemplate& t : w.templates) {
@@ -117,7 +191,7 @@ class Pipeline {
           auto ref = image::Reference::try_parse(c.image_ref);
           if (!ref) continue;
           if (resolver_.resolve_local(*ref, tag_ttl(config_.resolve, c.pull_policy)) == nullptr) {
-            wants_.add_use(t, *ref, c.pull_policy);
+            work.uses.push_back(wants_.use_of(t, *ref, c.pull_policy));
             all = false;
           }
         }
@@ -128,12 +202,13 @@ class Pipeline {
 
   Outcome process_document(const FileResult& file, Piece& piece, bool first) {
     const yaml::DocumentText& doc = piece.doc;
+    Work& work = piece.work;
     if (!doc.has_content) return Outcome::Unchanged;
-    std::unique_ptr<yaml::Tree> tree = parse(file, doc);
-    if (first) wants_.add_secrets(*tree, file.input.name);
-    std::vector<manifest::Workload> workloads = manifest::discover(*tree, config_.kinds);
+    yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
+    if (first) work.secrets = manifest::find_pull_secrets(tree);
+    std::vector<manifest::Workload> workloads = manifest::discover(tree, config_.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
-    if (first && !look_up_locally(workloads)) return Outcome::Deferred;
+    if (first && !look_up_locally(workloads, work)) return Outcome::Deferred;
 
     placement::Lookup lookup = [this](const image::Reference& ref) {
       // Everything was looked up above or resolved since; an image that was
@@ -144,51 +219,49 @@ class Pipeline {
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
     std::vector<edit::TemplateEdit> edits;
-    // For each edit: where its template's findings start and end in run_.findings.
+    // For each edit: where its template's findings start and end in work.findings.
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
     std::vector<const manifest::PodTemplate*> edited_templates;
     for (const manifest::Workload& w : workloads) {
-      ++run_.workloads;
+      ++work.workloads;
       for (const manifest::PodTemplate& t : w.templates) {
-        ++run_.templates;
+        ++work.templates;
         placement::TemplateContext where{&w, &t, file.input.name, piece.index};
         placement::TemplatePlan plan = placement::plan_template(where, config_, lookup, action);
-        std::size_t begin = run_.findings.size();
+        std::size_t begin = work.findings.size();
         for (placement::Finding& f : plan.findings) {
           if (f.rule == "unresolved-image" && f.severity == placement::Severity::Error) {
-            run_.unresolved_failure = true;
+            work.unresolved_failure = true;
           }
-          run_.findings.push_back(std::move(f));
+          work.findings.push_back(std::move(f));
         }
         if (plan.changes.empty()) continue;
         edits.push_back(
             edit::TemplateEdit{t.node, join_path(w.path, t.path), std::move(plan.changes)});
-        finding_ranges.emplace_back(begin, run_.findings.size());
+        finding_ranges.emplace_back(begin, work.findings.size());
         edited_templates.push_back(&t);
       }
     }
     if (edits.empty()) return Outcome::Unchanged;
 
-    edit::DocumentResult result;
-    try {
-      result = edit::edit_document(*tree, doc.first_line, edits, task_ == Task::Lint);
-    } catch (const Error& e) {
-      throw e.in_file(file.input.name);
-    }
+    edit::DocumentResult result =
+        edit::edit_document(tree, doc.first_line, edits, task_ == Task::Lint);
     for (const auto& [i, reason] : result.uneditable) {
       report_uneditable(file, piece.index, edits[i], *edited_templates[i], finding_ranges[i],
-                        reason);
+                        reason, work.findings);
     }
     if (!result.changed) return Outcome::Unchanged;
-    piece.edited = std::move(result.text);
+    work.edited = std::move(result.text);
     return Outcome::Changed;
   }
 
-  void report_uneditable(const FileResult& file, std::uint32_t index,
-                         const edit::TemplateEdit& edit, const manifest::PodTemplate& t,
-                         std::pair<std::size_t, std::size_t> range, const std::string& reason) {
+  static void report_uneditable(const FileResult& file, std::uint32_t index,
+                                const edit::TemplateEdit& edit, const manifest::PodTemplate& t,
+                                std::pair<std::size_t, std::size_t> range,
+                                const std::string& reason,
+                                std::vector<placement::Finding>& findings) {
     for (std::size_t f = range.first; f < range.second; ++f)
-      run_.findings[f].fixable = false;
+      findings[f].fixable = false;
     placement::Finding f;
     f.rule = "uneditable-yaml";
     f.severity = placement::Severity::Error;
@@ -200,9 +273,9 @@ class Pipeline {
     f.document = index;
     f.line = t.node.line();
     f.column = t.node.column();
-    if (range.first < range.second) f.resource = run_.findings[range.first].resource;
+    if (range.first < range.second) f.resource = findings[range.first].resource;
     f.field_path = edit.path;
-    run_.findings.push_back(std::move(f));
+    findings.push_back(std::move(f));
   }
 
   const placement::Config& config_;
@@ -211,6 +284,7 @@ class Pipeline {
   const RunOptions& options_;
   RunResult& run_;
   WantCollector wants_;
+  unsigned workers_;
   std::vector<std::vector<Piece>> pieces_;  // per file
 };
 

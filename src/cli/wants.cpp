@@ -14,7 +14,12 @@ std::chrono::seconds tag_ttl(const resolve::Settings& settings, std::string_view
 }
 
 void WantCollector::add_secrets(const yaml::Tree& tree, const std::string& file) {
-  for (const manifest::PullSecret& s : manifest::find_pull_secrets(tree)) {
+  add_secrets(manifest::find_pull_secrets(tree), file);
+}
+
+void WantCollector::add_secrets(const std::vector<manifest::PullSecret>& found,
+                                const std::string& file) {
+  for (const manifest::PullSecret& s : found) {
     std::string key = s.namespace_name + "/" + s.name;
     try {
       secrets_.insert_or_assign(key, registry::parse_pull_secret(s.config_json, key, s.legacy));
@@ -32,10 +37,15 @@ void WantCollector::add_template(const manifest::PodTemplate& t) {
   }
 }
 
+WantCollector::Use WantCollector::use_of(const manifest::PodTemplate& t,
+                                         const image::Reference& ref,
+                                         std::string_view pull_policy) const {
+  return Use{ref, tag_ttl(settings_, pull_policy), t.namespace_name, t.image_pull_secrets};
+}
+
 void WantCollector::add_use(const manifest::PodTemplate& t, const image::Reference& ref,
                             std::string_view pull_policy) {
-  uses_.push_back(
-      Use{ref, tag_ttl(settings_, pull_policy), t.namespace_name, t.image_pull_secrets});
+  uses_.push_back(use_of(t, ref, pull_policy));
 }
 
 std::vector<resolve::Want> WantCollector::wants() const {

@@ -26,11 +26,23 @@ class WantCollector {
 
   // Remembers the pull secrets of a document.
   void add_secrets(const yaml::Tree& tree, const std::string& file);
+  void add_secrets(const std::vector<manifest::PullSecret>& found, const std::string& file);
   // Every image of the template that archfit would resolve.
   void add_template(const manifest::PodTemplate& t);
   // One image use of a template.
   void add_use(const manifest::PodTemplate& t, const image::Reference& ref,
                std::string_view pull_policy);
+
+  // One image use, as add_use records it.
+  struct Use {
+    image::Reference ref;
+    std::chrono::seconds ttl;
+    std::string namespace_name;
+    std::vector<std::string> secrets;
+  };
+  Use use_of(const manifest::PodTemplate& t, const image::Reference& ref,
+             std::string_view pull_policy) const;
+  void add_use(Use use) { uses_.push_back(std::move(use)); }
 
   bool empty() const { return uses_.empty(); }
   // One want per image, with credentials from the secrets seen by now.
@@ -39,13 +51,6 @@ class WantCollector {
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
-  struct Use {
-    image::Reference ref;
-    std::chrono::seconds ttl;
-    std::string namespace_name;
-    std::vector<std::string> secrets;
-  };
-
   const resolve::Settings& settings_;
   std::vector<Use> uses_;
   // "namespace/name" -> parsed secret
