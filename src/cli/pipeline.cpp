@@ -142,7 +142,8 @@ class Pipeline {
       wants_.add_use(std::move(use));
     for (placement::Finding& f : w.findings) {
       // fix and --remove report only what is left for a person to do.
-      if (task_ == Task::Lint || !f.fixable) run_.findings.push_back(std::move(f));
+      bool left_over = !f.fixable && f.severity >= placement::Severity::Warning;
+      if (task_ == Task::Lint || left_over) run_.findings.push_back(std::move(f));
     }
     w.secrets.clear();
     w.uses.clear();

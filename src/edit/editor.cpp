@@ -491,8 +491,11 @@ std::string DocumentEditor::apply() const {
     return x.rank < y.rank;
   });
   std::string_view text = tree_.text();
+  std::size_t added = 0;
+  for (const Splice& s : splices_)
+    added += s.text.size();
   std::string out;
-  out.reserve(text.size() + 256);
+  out.reserve(text.size() + added);
   std::uint32_t pos = 0;
   bool last_removed = false;
   std::uint32_t run_begin = 0;  // where the last run of removals starts

@@ -31,7 +31,4 @@ struct DocumentResult {
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
                              const std::vector<TemplateEdit>& edits, bool check_only = false);
 
-// The data at a dotted path ("items[2].spec.template"); nullptr when absent.
-yaml::Value* value_at(yaml::Value& root, std::string_view path);
-
 }  // namespace archfit::edit

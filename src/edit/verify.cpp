@@ -1,0 +1,288 @@
+#include <algorithm>
+#include <charconv>
+#include <optional>
+#include <span>
+
+#include <archfit/base/error.hpp>
+#include <archfit/edit/verify.hpp>
+
+namespace archfit::edit {
+
+using yaml::Kind;
+using yaml::NodeRef;
+using yaml::Value;
+
+namespace {
+
+// One step of a template path: a mapping key or a sequence index.
+struct Step {
+  std::string_view key;
+  std::size_t index = 0;
+  bool is_index = false;
+};
+
+std::vector<Step> split_path(std::string_view path) {
+  std::vector<Step> steps;
+  while (!path.empty()) {
+    std::size_t dot = path.find('.');
+    std::string_view step = path.substr(0, dot);
+    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
+    std::size_t bracket = step.find('[');
+    std::string_view name = step.substr(0, bracket);
+    if (!name.empty()) steps.push_back(Step{name, 0, false});
+    while (bracket != std::string_view::npos) {
+      std::size_t close = step.find(']', bracket);
+      std::size_t index = 0;
+      std::from_chars(step.data() + bracket + 1, step.data() + close, index);
+      steps.push_back(Step{{}, index, true});
+      bracket = step.find('[', close);
+    }
+  }
+  return steps;
+}
+
+// `keys` applied at `v`, as apply_change does from a pod template.
+void apply_keys(Value& v, std::span<const std::string> keys, const placement::FieldChange& change) {
+  Value* at = &v;
+  for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
+    if (!at->is_mapping()) *at = Value::mapping();
+    Value* next = at->find(keys[i]);
+    if (next == nullptr) {
+      if (change.remove) return;
+      next = &at->set(keys[i], Value::mapping());
+    }
+    at = next;
+  }
+  if (change.remove) {
+    at->erase(keys.back());
+  } else {
+    if (!at->is_mapping()) *at = Value::mapping();
+    at->set(keys.back(), change.value);
+  }
+}
+
+// Same kind, style, tag and value all the way down: the same data. Aliases are
+// not followed (what they point at may have changed), so they prove nothing.
+bool same(NodeRef a, NodeRef b) {
+  if (!a || !b) return !a && !b;
+  const yaml::Node& x = a.node();
+  const yaml::Node& y = b.node();
+  if (x.kind != y.kind || x.kind == Kind::Alias || x.child_count != y.child_count) return false;
+  if (x.kind == Kind::Scalar) {
+    return x.style == y.style && a.scalar() == b.scalar() && a.tag() == b.tag();
+  }
+  if (a.tag() != b.tag()) return false;
+  const yaml::Tree& ta = *a.tree();
+  const yaml::Tree& tb = *b.tree();
+  for (std::uint32_t i = 0; i < x.child_count; ++i) {
+    if (!same(NodeRef(&ta, ta.child(x.first_child + i)),
+              NodeRef(&tb, tb.child(y.first_child + i)))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A change still to be met below the node being walked: first the rest of
+// its template's path, then the rest of its own.
+struct Pending {
+  std::span<const Step> path;
+  std::span<const std::string> keys;
+  const placement::FieldChange* change;
+};
+
+// A mapping's entries sorted by key.
+using Keyed = std::vector<std::pair<std::string_view, NodeRef>>;
+
+// Keys of a mapping on the way to a change, by their string value. Nothing is
+// proved (nullopt) for keys that are not plain strings, merge keys (an
+// explicit key can hide a merged one) or duplicates.
+std::optional<Keyed> keyed(NodeRef m) {
+  Keyed out;
+  out.reserve(m.size());
+  for (std::size_t i = 0; i < m.size(); ++i) {
+    NodeRef k = m.key(i);
+    if (!k.is_scalar() || !k.is_string() || !k.tag().empty()) return std::nullopt;
+    if (k.style() == yaml::Style::Plain && k.scalar() == "<<") return std::nullopt;
+    out.emplace_back(k.scalar(), m.value(i));
+  }
+  std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+  auto dup = std::adjacent_find(out.begin(), out.end(),
+                                [](const auto& x, const auto& y) { return x.first == y.first; });
+  if (dup != out.end()) return std::nullopt;
+  return out;
+}
+
+// The value under `key`; null when absent.
+NodeRef lookup(const Keyed& entries, std::string_view key) {
+  auto it = std::lower_bound(entries.begin(), entries.end(), key,
+                             [](const auto& e, std::string_view k) { return e.first < k; });
+  return it != entries.end() && it->first == key ? it->second : NodeRef();
+}
+
+bool walk(NodeRef original, NodeRef edited, std::span<const Pending> pending);
+
+// The changes under one key, met by comparing that key's value as data.
+bool by_data(std::string_view key, NodeRef original, NodeRef edited,
+             std::span<const Pending> group) {
+  if (group.size() == 1 && group.front().keys.size() == 1) {
+    // The usual case, one field set or taken out: no copies.
+    const placement::FieldChange& change = *group.front().change;
+    if (change.remove) return !edited;
+    return edited && yaml::to_value(edited) == change.value;
+  }
+  Value holder = Value::mapping();
+  if (original) holder.set(std::string(key), yaml::to_value(original));
+  for (const Pending& p : group)
+    apply_keys(holder, p.keys, *p.change);
+  const Value* expected = holder.find(key);
+  if (expected == nullptr) return !edited;
+  return edited && yaml::to_value(edited) == *expected;
+}
+
+bool walk_sequence(NodeRef original, NodeRef edited, std::span<const Pending> pending) {
+  if (!original.is_sequence() || !edited.is_sequence() || original.size() != edited.size()) {
+    return false;
+  }
+  for (const Pending& p : pending) {
+    if (p.path.empty() || !p.path.front().is_index || p.path.front().index >= original.size()) {
+      return false;
+    }
+  }
+  for (std::size_t i = 0; i < original.size(); ++i) {
+    std::vector<Pending> below;
+    for (const Pending& p : pending) {
+      if (p.path.front().index == i) below.push_back(Pending{p.path.subspan(1), p.keys, p.change});
+    }
+    bool ok = below.empty() ? same(original.item(i), edited.item(i))
+                            : walk(original.item(i), edited.item(i), below);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool walk_mapping(NodeRef original, NodeRef edited, std::span<const Pending> pending) {
+  if (!original.is_mapping() || !edited.is_mapping()) return false;
+  auto before = keyed(original);
+  auto after = keyed(edited);
+  if (!before || !after) return false;
+
+  // The changes by the key they go through next, in their order: still on
+  // their template's path, or on their own.
+  struct Group {
+    std::string_view key;
+    std::vector<Pending> on_path;
+    std::vector<Pending> own;
+  };
+  std::vector<Group> groups;
+  auto group_of = [&groups](std::string_view key) -> Group& {
+    for (Group& g : groups) {
+      if (g.key == key) return g;
+    }
+    return groups.emplace_back(Group{key, {}, {}});
+  };
+  for (const Pending& p : pending) {
+    if (!p.path.empty()) {
+      if (p.path.front().is_index) return false;
+      group_of(p.path.front().key).on_path.push_back(Pending{p.path.subspan(1), p.keys, p.change});
+    } else {
+      group_of(p.keys.front()).own.push_back(p);
+    }
+  }
+  auto changed = [&groups](std::string_view key) {
+    return std::any_of(groups.begin(), groups.end(),
+                       [key](const Group& g) { return g.key == key; });
+  };
+
+  for (const auto& [key, value] : *before) {
+    if (!changed(key) && !lookup(*after, key)) return false;
+  }
+  for (const auto& [key, value] : *after) {
+    if (changed(key)) continue;
+    NodeRef was = lookup(*before, key);
+    if (!was || !same(was, value)) return false;
+  }
+  for (const Group& group : groups) {
+    NodeRef old_value = lookup(*before, group.key);
+    NodeRef new_value = lookup(*after, group.key);
+    if (!group.on_path.empty()) {
+      // The template must be there on both sides, and nothing else changed.
+      if (!group.own.empty() || !walk(old_value, new_value, group.on_path)) return false;
+      continue;
+    }
+    // Walk on while every change goes deeper into mappings that are there on
+    // both sides; else compare this key's value as data.
+    bool deeper = old_value.is_mapping() && new_value.is_mapping();
+    for (const Pending& p : group.own)
+      deeper = deeper && p.keys.size() > 1;
+    if (deeper) {
+      std::vector<Pending> below;
+      for (const Pending& p : group.own)
+        below.push_back(Pending{{}, p.keys.subspan(1), p.change});
+      if (!walk(old_value, new_value, below)) return false;
+    } else if (!by_data(group.key, old_value, new_value, group.own)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool walk(NodeRef original, NodeRef edited, std::span<const Pending> pending) {
+  if (pending.empty()) return same(original, edited);
+  if (!original || !edited || original.is_alias() || edited.is_alias()) return false;
+  bool index = !pending.front().path.empty() && pending.front().path.front().is_index;
+  return index ? walk_sequence(original, edited, pending) : walk_mapping(original, edited, pending);
+}
+
+}  // namespace
+
+Value* value_at(Value& root, std::string_view path) {
+  Value* v = &root;
+  for (const Step& step : split_path(path)) {
+    if (step.is_index) {
+      if (!v->is_sequence() || step.index >= v->items().size()) return nullptr;
+      v = &v->items()[step.index];
+    } else {
+      v = v->find(step.key);
+      if (v == nullptr) return nullptr;
+    }
+  }
+  return v;
+}
+
+void apply_change(Value& pod_template, const placement::FieldChange& change) {
+  if (!change.path.empty()) apply_keys(pod_template, change.path, change);
+}
+
+Value intended_value(NodeRef original, const std::vector<AppliedChanges>& applied) {
+  Value expected = yaml::to_value(original);
+  for (const AppliedChanges& a : applied) {
+    Value* target = value_at(expected, a.path);
+    if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + std::string(a.path));
+    for (const placement::FieldChange& change : *a.changes)
+      apply_change(*target, change);
+  }
+  return expected;
+}
+
+bool walk_proves(NodeRef original, NodeRef edited, const std::vector<AppliedChanges>& applied) {
+  std::vector<std::vector<Step>> paths;
+  paths.reserve(applied.size());
+  std::vector<Pending> pending;
+  for (const AppliedChanges& a : applied) {
+    const std::vector<Step>& steps = paths.emplace_back(split_path(a.path));
+    for (const placement::FieldChange& change : *a.changes) {
+      if (change.path.empty()) return false;
+      pending.push_back(Pending{steps, change.path, &change});
+    }
+  }
+  return walk(original, edited, pending);
+}
+
+bool means_as_intended(NodeRef original, NodeRef edited,
+                       const std::vector<AppliedChanges>& applied) {
+  return walk_proves(original, edited, applied) ||
+         yaml::to_value(edited) == intended_value(original, applied);
+}
+
+}  // namespace archfit::edit
