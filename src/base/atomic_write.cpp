@@ -5,6 +5,7 @@
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
@@ -18,6 +19,11 @@ namespace {
 }  // namespace
 
 void write_atomically(const std::filesystem::path& path, std::string_view data) {
+  write_atomically(path, std::vector<std::string_view>{data});
+}
+
+void write_atomically(const std::filesystem::path& path,
+                      const std::vector<std::string_view>& parts) {
   // A symlink is written through, so the link stays a link. A path that does
   // not exist yet is created.
   std::error_code ec;
@@ -49,14 +55,15 @@ void write_atomically(const std::filesystem::path& path, std::string_view data) 
     ::unlink(temp.c_str());
     fail_write(path, std::strerror(err));
   };
-  std::size_t written = 0;
-  while (written < data.size()) {
-    ssize_t n = ::write(fd, data.data() + written, data.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      give_up(errno);
+  for (std::string_view part : parts) {
+    while (!part.empty()) {
+      ssize_t n = ::write(fd, part.data(), part.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        give_up(errno);
+      }
+      part.remove_prefix(static_cast<std::size_t>(n));
     }
-    written += static_cast<std::size_t>(n);
   }
   if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) give_up(errno);
   if (::close(fd) != 0) {

@@ -1,9 +1,12 @@
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
+#include <iostream>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
@@ -15,21 +18,44 @@ namespace {
   fail(ErrorKind::Input, "cannot read " + path.string() + ": " + std::strerror(err));
 }
 
-std::string read_fd(int fd, const std::filesystem::path& name, std::size_t size_hint) {
+std::string read_fd(int fd, const std::filesystem::path& name) {
+  // A regular file is read into a string of its size; anything else (a pipe)
+  // in chunks that are joined once, so that no byte is copied or zeroed twice.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) fail_read(name, errno);
+  if (S_ISDIR(st.st_mode)) fail_read(name, EISDIR);
   std::string data;
-  data.resize(size_hint > 0 ? size_hint + 1 : 65536);
-  std::size_t used = 0;
+  std::vector<std::string> chunks;
+  std::size_t total = 0;
+  std::size_t want = S_ISREG(st.st_mode) && st.st_size > 0
+                         ? static_cast<std::size_t>(st.st_size) + 1
+                         : std::size_t{1} << 16;
   for (;;) {
-    if (used == data.size()) data.resize(data.size() * 2);
-    ssize_t n = ::read(fd, data.data() + used, data.size() - used);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      fail_read(name, errno);
+    std::string& chunk = chunks.empty() && S_ISREG(st.st_mode) ? data : chunks.emplace_back();
+    chunk.resize(want);
+    std::size_t used = 0;
+    while (used < chunk.size()) {
+      ssize_t n = ::read(fd, chunk.data() + used, chunk.size() - used);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail_read(name, errno);
+      }
+      if (n == 0) break;
+      used += static_cast<std::size_t>(n);
     }
-    if (n == 0) break;
-    used += static_cast<std::size_t>(n);
+    chunk.resize(used);
+    total += used;
+    if (used < want) break;
+    if (&chunk == &data) chunks.push_back(std::move(data));  // the file grew
+    want = std::min<std::size_t>(want * 2, std::size_t{1} << 24);
   }
-  data.resize(used);
+  if (chunks.empty()) return data;
+  data.clear();
+  data.reserve(total);
+  for (std::string& chunk : chunks) {
+    data += chunk;
+    std::string().swap(chunk);
+  }
   return data;
 }
 }  // namespace
@@ -37,18 +63,8 @@ std::string read_fd(int fd, const std::filesystem::path& name, std::size_t size_
 std::string read_file(const std::filesystem::path& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail_read(path, errno);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    fail_read(path, err);
-  }
-  if (S_ISDIR(st.st_mode)) {
-    ::close(fd);
-    fail_read(path, EISDIR);
-  }
   try {
-    std::string data = read_fd(fd, path, static_cast<std::size_t>(st.st_size));
+    std::string data = read_fd(fd, path);
     ::close(fd);
     return data;
   } catch (...) {
@@ -58,7 +74,21 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 std::string read_stdin() {
-  return read_fd(STDIN_FILENO, "<stdin>", 0);
+  return read_fd(STDIN_FILENO, "<stdin>");
+}
+
+void write_stdout(const std::vector<std::string_view>& parts) {
+  std::cout.flush();
+  for (std::string_view part : parts) {
+    while (!part.empty()) {
+      ssize_t n = ::write(STDOUT_FILENO, part.data(), part.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail(ErrorKind::Input, std::string("cannot write <stdout>: ") + std::strerror(errno));
+      }
+      part.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
 }
 
 }  // namespace archfit

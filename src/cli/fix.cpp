@@ -5,6 +5,7 @@
 
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
 #include <archfit/base/unified_diff.hpp>
 #include <archfit/report/report.hpp>
 
@@ -62,15 +63,15 @@ int run_fix(const FixOptions& o) {
 
   std::size_t changed = 0;
   for (const FileResult& file : run.files)
-    changed += file.changed ? 1 : 0;
+    changed += file.changed() ? 1 : 0;
 
   if (o.check || o.diff) {
     for (const FileResult& file : run.files) {
-      if (!file.changed) continue;
+      if (!file.changed()) continue;
       if (o.check) {
         std::cout << "would change " << file.input.name << '\n';
       } else {
-        std::cout << unified_diff(file.original, file.output, "a/" + file.input.name,
+        std::cout << unified_diff(file.original, file.output(), "a/" + file.input.name,
                                   "b/" + file.input.name);
       }
     }
@@ -80,12 +81,12 @@ int run_fix(const FixOptions& o) {
   bool write_failed = false;
   for (const FileResult& file : run.files) {
     if (file.input.is_stdin) {
-      std::cout << (file.changed ? file.output : file.original);
+      write_stdout(file.output_parts());
       continue;
     }
-    if (!file.changed) continue;
+    if (!file.changed()) continue;
     try {
-      write_atomically(file.input.path, file.output);
+      write_atomically(file.input.path, file.output_parts());
       if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
     } catch (const Error& e) {
       std::cerr << e.what() << '\n';

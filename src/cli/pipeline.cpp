@@ -1,6 +1,7 @@
 #include "cli/pipeline.hpp"
 
 #include <algorithm>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <thread>
@@ -52,8 +53,8 @@ struct Piece {
 };
 
 // Documents analysed together: enough to keep every thread busy, few enough
-// that their edited texts are not held long.
-constexpr std::size_t kWindow = 256;
+// that what they yield before it is merged stays small.
+constexpr std::size_t kWindow = 512;
 
 unsigned worker_count() {
   unsigned n = std::thread::hardware_concurrency();
@@ -80,24 +81,27 @@ class Pipeline {
         workers_(worker_count()) {}
 
   void first_pass(FileResult& file) {
-    // Until a document is set aside, output is written as documents come, so
-    // that a run without registry lookups holds each edited text only once.
-    std::vector<Piece>& rest = pieces_.emplace_back();
+    FileWork& fw = files_.emplace_back();
     std::vector<yaml::DocumentText> docs = yaml::split_stream(file.original);
-    for (std::size_t start = 0; start < docs.size(); start += kWindow) {
-      std::vector<Piece> window(std::min(kWindow, docs.size() - start));
-      for (std::size_t i = 0; i < window.size(); ++i) {
-        window[i].doc = docs[start + i];
-        window[i].index = static_cast<std::uint32_t>(start + i);
-      }
-      analyze_all(file, window, true);
-      for (Piece& piece : window) {
+    fw.pieces.resize(docs.size());
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      fw.pieces[i].doc = docs[i];
+      fw.pieces[i].index = static_cast<std::uint32_t>(i);
+    }
+    std::vector<yaml::DocumentText>().swap(docs);
+    // Output is assembled in document order: up to the first document set
+    // aside now, the rest after the second pass.
+    fw.first_deferred = fw.pieces.size();
+    for (std::size_t start = 0; start < fw.pieces.size(); start += kWindow) {
+      std::size_t n = std::min(kWindow, fw.pieces.size() - start);
+      parallel_for(n, workers_, [&](std::size_t i) { analyze(file, fw.pieces[start + i], true); });
+      for (std::size_t i = start; i < start + n; ++i) {
+        Piece& piece = fw.pieces[i];
         merge(file, piece);
-        if (rest.empty() && piece.work.outcome != Outcome::Deferred) {
-          append(file, piece);
-        } else {
-          rest.push_back(std::move(piece));
+        if (piece.work.outcome == Outcome::Deferred && fw.first_deferred == fw.pieces.size()) {
+          fw.first_deferred = i;
         }
+        if (fw.first_deferred == fw.pieces.size()) append(file, piece);
       }
     }
   }
@@ -108,27 +112,22 @@ class Pipeline {
     if (!wants_.empty()) resolver_.resolve_all(wants_.wants(), options_.progress);
     for (std::size_t f = 0; f < run_.files.size(); ++f) {
       FileResult& file = run_.files[f];
+      FileWork& fw = files_[f];
       std::vector<Piece*> deferred;
-      for (Piece& piece : pieces_[f]) {
-        if (piece.work.outcome == Outcome::Deferred) deferred.push_back(&piece);
+      for (std::size_t i = fw.first_deferred; i < fw.pieces.size(); ++i) {
+        if (fw.pieces[i].work.outcome == Outcome::Deferred) deferred.push_back(&fw.pieces[i]);
       }
       parallel_for(deferred.size(), workers_,
                    [&](std::size_t i) { analyze(file, *deferred[i], false); });
-      for (Piece& piece : pieces_[f]) {
-        if (std::find(deferred.begin(), deferred.end(), &piece) != deferred.end()) {
-          merge(file, piece);
-        }
-        append(file, piece);
-      }
-      pieces_[f].clear();
+      for (Piece* piece : deferred)
+        merge(file, *piece);
+      for (std::size_t i = fw.first_deferred; i < fw.pieces.size(); ++i)
+        append(file, fw.pieces[i]);
+      fw.pieces.clear();
     }
   }
 
  private:
-  void analyze_all(const FileResult& file, std::vector<Piece>& pieces, bool first) {
-    parallel_for(pieces.size(), workers_, [&](std::size_t i) { analyze(file, pieces[i], first); });
-  }
-
   // Folds a document's work into the run, in document order. The first
   // error of a file is the one reported.
   void merge(const FileResult& file, Piece& piece) {
@@ -140,31 +139,17 @@ class Pipeline {
     if (!w.secrets.empty()) wants_.add_secrets(w.secrets, file.input.name);
     for (WantCollector::Use& use : w.uses)
       wants_.add_use(std::move(use));
-    for (placement::Finding& f : w.findings) {
-      // fix and --remove report only what is left for a person to do.
-      bool left_over = !f.fixable && f.severity >= placement::Severity::Warning;
-      if (task_ == Task::Lint || left_over) run_.findings.push_back(std::move(f));
-    }
+    for (placement::Finding& f : w.findings)
+      run_.findings.push_back(std::move(f));
     w.secrets.clear();
     w.uses.clear();
     w.findings.clear();
     w.findings.shrink_to_fit();
   }
 
-  // Output is only built from the first change on: until then it would be a
-  // copy of the original.
   static void append(FileResult& file, Piece& piece) {
-    if (piece.work.outcome == Outcome::Changed) {
-      if (!file.changed) {
-        file.output.reserve(file.original.size() + file.original.size() / 4);
-        file.output.assign(file.original, 0, piece.doc.offset);
-        file.changed = true;
-      }
-      file.output += piece.work.edited;
-      std::string().swap(piece.work.edited);
-    } else if (file.changed) {
-      file.output.append(piece.doc.text);
-    }
+    if (piece.work.outcome != Outcome::Changed) return;
+    file.edits.replace(piece.doc.offset, piece.doc.text.size(), std::move(piece.work.edited));
   }
 
   void analyze(const FileResult& file, Piece& piece, bool first) noexcept {
@@ -173,6 +158,12 @@ class Pipeline {
     try {
       try {
         w.outcome = process_document(file, piece, first);
+        // fix and --remove report only what is left for a person to do.
+        if (task_ != Task::Lint) {
+          std::erase_if(w.findings, [](const placement::Finding& f) {
+            return f.fixable || f.severity < placement::Severity::Warning;
+          });
+        }
       } catch (const Error& e) {
         throw e.where().file.empty() ? e.in_file(file.input.name) : e;
       }
@@ -286,7 +277,13 @@ class Pipeline {
   RunResult& run_;
   WantCollector wants_;
   unsigned workers_;
-  std::vector<std::vector<Piece>> pieces_;  // per file
+  // What the documents of a file yielded; output is assembled up to the
+  // first document set aside for the registry.
+  struct FileWork {
+    std::vector<Piece> pieces;
+    std::size_t first_deferred = 0;
+  };
+  std::deque<FileWork> files_;
 };
 
 }  // namespace

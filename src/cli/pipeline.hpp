@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <archfit/base/splices.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
@@ -19,8 +20,12 @@ enum class Task { Lint, Fix, Remove };
 struct FileResult {
   manifest::InputFile input;
   std::string original;
-  std::string output;  // the new content when `changed`
-  bool changed = false;
+  Splices edits;  // the documents that changed, with their new text
+
+  bool changed() const { return !edits.empty(); }
+  // The new content, in pieces or whole.
+  std::vector<std::string_view> output_parts() const { return edits.parts(original); }
+  std::string output() const { return edits.apply(original); }
 };
 
 struct RunResult {

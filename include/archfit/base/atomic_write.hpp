@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string_view>
+#include <vector>
 
 namespace archfit {
 
@@ -12,5 +13,8 @@ namespace archfit {
 // write permission bit is refused even for root: it was made read-only on
 // purpose. Symbolic links are followed: the file they point at is replaced.
 void write_atomically(const std::filesystem::path& path, std::string_view data);
+// The same with the content given as consecutive parts.
+void write_atomically(const std::filesystem::path& path,
+                      const std::vector<std::string_view>& parts);
 
 }  // namespace archfit

@@ -1,8 +1,11 @@
-// Reading whole files. Errors name the file and the system's reason.
+// Reading whole files, writing standard output. Errors name the file and the
+// system's reason.
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace archfit {
 
@@ -11,5 +14,9 @@ std::string read_file(const std::filesystem::path& path);
 
 // Everything on standard input.
 std::string read_stdin();
+
+// The parts, in order, straight to standard output (after what std::cout
+// holds). Throws Error(Input) "cannot write <stdout>: <reason>".
+void write_stdout(const std::vector<std::string_view>& parts);
 
 }  // namespace archfit

@@ -1,0 +1,36 @@
+// A text with some of its ranges replaced, kept as pieces: a large file in
+// which many documents change is never copied whole, and its new content is
+// written piece by piece. The original text is passed in whenever the result
+// is wanted, so the owner of that text may move.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace archfit {
+
+class Splices {
+ public:
+  // Replaces [begin, begin + length) of the original. Ranges are given in
+  // order and do not overlap; a violation throws Error(Internal).
+  void replace(std::size_t begin, std::size_t length, std::string text);
+
+  bool empty() const { return replacements_.empty(); }
+
+  // The new text as consecutive pieces of `original` and of the replacements.
+  std::vector<std::string_view> parts(std::string_view original) const;
+  // The new text in one string.
+  std::string apply(std::string_view original) const;
+
+ private:
+  struct Replacement {
+    std::size_t begin;
+    std::size_t end;
+    std::string text;
+  };
+  std::vector<Replacement> replacements_;
+};
+
+}  // namespace archfit
