@@ -211,14 +211,14 @@ class Pipeline {
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
     std::vector<edit::TemplateEdit> edits;
-    // For each edit: where its template's findings start and end in work.findings.
+    // For each edit: its template, and where its findings are in work.findings.
+    std::vector<placement::TemplateContext> edited;
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
-    std::vector<const manifest::PodTemplate*> edited_templates;
     for (const manifest::Workload& w : workloads) {
       ++work.workloads;
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
-        placement::TemplateContext where{&w, &t, file.input.name, piece.index};
+        placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet()};
         placement::TemplatePlan plan = placement::plan_template(where, config_, lookup, action);
         std::size_t begin = work.findings.size();
         for (placement::Finding& f : plan.findings) {
@@ -230,30 +230,53 @@ class Pipeline {
         if (plan.changes.empty()) continue;
         edits.push_back(
             edit::TemplateEdit{t.node, join_path(w.path, t.path), std::move(plan.changes)});
+        edited.push_back(std::move(where));
         finding_ranges.emplace_back(begin, work.findings.size());
-        edited_templates.push_back(&t);
       }
     }
     if (edits.empty()) return Outcome::Unchanged;
 
     edit::DocumentResult result =
         edit::edit_document(tree, doc.first_line, edits, task_ == Task::Lint);
+    std::size_t removed = 0;  // findings taken out before the next range
     for (const auto& [i, reason] : result.uneditable) {
-      report_uneditable(file, piece.index, edits[i], *edited_templates[i], finding_ranges[i],
-                        reason, work.findings);
+      auto [begin, end] = finding_ranges[i];
+      removed += report_uneditable(edited[i], edits[i].path, reason,
+                                   {begin - removed, end - removed}, lookup, action, work.findings);
     }
     if (!result.changed) return Outcome::Unchanged;
     work.edited = std::move(result.text);
     return Outcome::Changed;
   }
 
-  static void report_uneditable(const FileResult& file, std::uint32_t index,
-                                const edit::TemplateEdit& edit, const manifest::PodTemplate& t,
-                                std::pair<std::size_t, std::size_t> range,
+  // fix plans quietly (see TemplateContext::quiet).
+  bool quiet() const { return task_ != Task::Lint; }
+
+  // A template archfit cannot edit: what it would have fixed is left to a
+  // person, who is told why, and all of it (fix planned it quietly, so it is
+  // planned again for every finding).
+  // Returns how many findings it took out of the range (to be planned again).
+  std::size_t report_uneditable(placement::TemplateContext where, const std::string& path,
                                 const std::string& reason,
-                                std::vector<placement::Finding>& findings) {
-    for (std::size_t f = range.first; f < range.second; ++f)
-      findings[f].fixable = false;
+                                std::pair<std::size_t, std::size_t> range,
+                                const placement::Lookup& lookup, placement::Action action,
+                                std::vector<placement::Finding>& findings) const {
+    auto first = findings.begin() + static_cast<std::ptrdiff_t>(range.first);
+    auto last = findings.begin() + static_cast<std::ptrdiff_t>(range.second);
+    std::size_t removed = 0;
+    if (where.quiet) {
+      removed = range.second - range.first;
+      findings.erase(first, last);
+      where.quiet = false;
+      for (placement::Finding& f :
+           placement::plan_template(where, config_, lookup, action).findings) {
+        f.fixable = false;
+        findings.push_back(std::move(f));
+      }
+    } else {
+      for (auto f = first; f != last; ++f)
+        f->fixable = false;
+    }
     placement::Finding f;
     f.rule = "uneditable-yaml";
     f.severity = placement::Severity::Error;
@@ -261,13 +284,15 @@ class Pipeline {
         "archfit cannot change this pod template without changing another part of "
         "the document: " +
         reason + "; make the change by hand";
-    f.file = file.input.name;
-    f.document = index;
-    f.line = t.node.line();
-    f.column = t.node.column();
-    if (range.first < range.second) f.resource = findings[range.first].resource;
-    f.field_path = edit.path;
+    f.file = where.file;
+    f.document = where.document;
+    f.line = where.pod_template->node.line();
+    f.column = where.pod_template->node.column();
+    const manifest::Workload& w = *where.workload;
+    f.resource = placement::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name};
+    f.field_path = path;
     findings.push_back(std::move(f));
+    return removed;
   }
 
   const placement::Config& config_;

@@ -54,6 +54,11 @@ class Reporter {
  public:
   Reporter(const TemplateContext& where, std::vector<Finding>& out) : where_(where), out_(out) {}
 
+  // Whether a finding of this kind is wanted at all.
+  bool wants(Severity severity, bool fixable) const {
+    return !where_.quiet || (severity > Severity::Info && !fixable);
+  }
+
   Finding& add(const char* rule, Severity severity, std::string message, NodeRef at,
                const std::string& field) {
     Finding& f = out_.emplace_back();
@@ -93,9 +98,22 @@ std::string json_or_empty(const Value& v) {
 }
 
 struct ImageFacts {
-  std::vector<image::PlatformSet> sets;
-  std::vector<std::string> described;  // "image" supports ...
+  std::vector<const image::PlatformSet*> sets;  // owned by the lookup or the config
+  // For messages: each image and whether its platforms are only assumed.
+  std::vector<std::pair<std::string_view, bool>> images;
   bool leave_alone = false;
+
+  // "image" supports ...; "image" is assumed to support ...
+  std::string described() const {
+    std::string out;
+    for (std::size_t i = 0; i < images.size(); ++i) {
+      if (i > 0) out += "; ";
+      out += archfit::quoted(images[i].first);
+      out += images[i].second ? " is assumed to support " : " supports ";
+      out += list(*sets[i]);
+    }
+    return out;
+  }
 };
 
 ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
@@ -103,38 +121,42 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
   ImageFacts facts;
   for (const manifest::Container& c : t.containers) {
     if (!c.image) continue;
-    std::string field = std::string(c.init ? "spec.initContainers" : "spec.containers") + "[" +
-                        archfit::quoted(c.name) + "].image";
-    std::string who = "container " + archfit::quoted(c.name);
+    // Worded only for a finding.
+    auto field = [&c] {
+      return std::string(c.init ? "spec.initContainers" : "spec.containers") + "[" +
+             archfit::quoted(c.name) + "].image";
+    };
+    auto who = [&c] { return "container " + archfit::quoted(c.name); };
     std::string why;
     auto ref = image::Reference::try_parse(c.image_ref, &why);
     if (!ref) {
       report.add("invalid-image-reference", Severity::Error,
-                 who + ": " + why + "; archfit leaves this workload alone", c.image, field);
+                 who() + ": " + why + "; archfit leaves this workload alone", c.image, field());
       facts.leave_alone = true;
       continue;
     }
     if (c.pull_policy == "Never") {
+      if (!report.wants(Severity::Info, false)) continue;
       report.add("unresolved-image", Severity::Info,
-                 who + ": imagePullPolicy is Never, so archfit does not look up " +
+                 who() + ": imagePullPolicy is Never, so archfit does not look up " +
                      archfit::quoted(c.image_ref) + " and it does not restrict where the pod runs",
-                 c.image, field);
+                 c.image, field());
       continue;
     }
     const resolve::Resolution* r = lookup(*ref);
-    if (!ref->has_digest()) {
+    if (!ref->has_digest() && report.wants(Severity::Info, false)) {
       std::string pin =
           r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
       report.add("mutable-tag", Severity::Info,
-                 who + ": image " + archfit::quoted(c.image_ref) +
+                 who() + ": image " + archfit::quoted(c.image_ref) +
                      " is a tag, which can move to an image built for other platforms; pin its "
                      "digest" +
                      pin,
-                 c.image, field);
+                 c.image, field());
     }
     if (r->ok) {
-      facts.sets.push_back(r->platforms);
-      facts.described.push_back(archfit::quoted(c.image_ref) + " supports " + list(r->platforms));
+      facts.sets.push_back(&r->platforms);
+      facts.images.emplace_back(c.image_ref, false);
       continue;
     }
     const resolve::Settings& s = config.resolve;
@@ -147,14 +169,13 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
       Severity severity =
           s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error : Severity::Warning;
       report.add("unresolved-image", severity,
-                 who + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
+                 who() + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
                      std::string(r->cause(*ref)) + what,
-                 c.image, field);
+                 c.image, field());
     }
     if (fallback) {
-      facts.sets.push_back(s.fallback_platforms);
-      facts.described.push_back(archfit::quoted(c.image_ref) + " is assumed to support " +
-                                list(s.fallback_platforms));
+      facts.sets.push_back(&s.fallback_platforms);
+      facts.images.emplace_back(c.image_ref, true);
     } else {
       facts.leave_alone = true;
     }
@@ -293,21 +314,21 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
       return plan;
     }
     image::PlatformSet S = config.cluster_platforms;
-    for (const image::PlatformSet& set : facts.sets)
-      S = set.filter_runnable_on(S);
+    for (const image::PlatformSet* set : facts.sets)
+      S = set->filter_runnable_on(S);
     plan.platforms = S;
     NodeRef spec_at = t.spec;
     if (S.empty()) {
       report.add("no-common-platform", Severity::Error,
                  "no platform of the cluster (" + list(config.cluster_platforms) +
-                     ") runs every image of this pod: " + join(facts.described, "; ") +
+                     ") runs every image of this pod: " + facts.described() +
                      "; rebuild an image for a common platform or split the pod",
                  spec_at, "spec");
       return plan;
     }
     if (previous && *previous == S) {
       desired = current;  // archfit's own constraints are in place and still right
-    } else if (previous) {
+    } else if (previous && report.wants(Severity::Warning, true)) {
       report
           .add("stale-placement", Severity::Warning,
                "archfit placed this template for " + previous->str() + " (" + kPlatformsAnnotation +
@@ -325,21 +346,24 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
       NodeRef at = selector ? t.spec.get("nodeSelector") : t.spec.get("affinity");
       report.add("pinned-to-unsupported-platform", Severity::Error,
                  std::string(selector ? "nodeSelector" : "node affinity") + " allows only " +
-                     list(allowed) + ", but " + join(facts.described, "; ") +
+                     list(allowed) + ", but " + facts.described() +
                      ": the pods cannot run anywhere; change the constraint or the image "
                      "(archfit fix leaves this to you)",
                  at ? at : spec_at, selector ? "spec.nodeSelector" : "spec.affinity");
       return plan;
     }
 
-    if (!subset(allowed, S) && config.mode != Mode::TolerationsOnly) {
+    bool narrowed = !subset(allowed, S) && config.mode != Mode::TolerationsOnly;
+    if (narrowed) {
+      detail::restrict_to(desired, S, nodes, config.mode);
+      owned = true;
+    }
+    if (narrowed && report.wants(Severity::Error, true)) {
       // The user's constraints already narrow the platforms (but not enough),
       // rather than saying nothing about them (no constraint, or only
       // matchFields or unrelated labels).
       bool had_own = allowed.size() < nodes.allowed(Value(), Value()).size();
       image::PlatformSet unsupported = minus(allowed, S);
-      detail::restrict_to(desired, S, nodes, config.mode);
-      owned = true;
       std::string field = is_empty(current.affinity) && !is_empty(desired.node_selector) &&
                                   !(desired.node_selector == current.node_selector)
                               ? "spec.nodeSelector"
@@ -348,7 +372,7 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
           had_own && !(previous && !(*previous == S))
               ? report.add("pinned-to-unsupported-platform", Severity::Error,
                            "the pod's node constraints allow " + list(unsupported) +
-                               ", where its images do not run (" + join(facts.described, "; ") +
+                               ", where its images do not run (" + facts.described() +
                                "): pods there fail with \"exec format error\"; archfit fix "
                                "narrows the constraint to " +
                                list(S),
@@ -358,8 +382,8 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
                            field)
               : report.add("missing-arch-affinity", Severity::Error,
                            "nothing keeps the pods off " + list(unsupported) +
-                               " nodes, where their images do not run (" +
-                               join(facts.described, "; ") + "); archfit fix adds " +
+                               " nodes, where their images do not run (" + facts.described() +
+                               "); archfit fix adds " +
                                (field == "spec.nodeSelector" ? "a nodeSelector" : "node affinity") +
                                " for " + list(S),
                            spec_at, field);
@@ -380,8 +404,8 @@ TemplatePlan plan_template(const TemplateContext& where, const Config& config, c
 
     Value before_tolerations = desired.tolerations;
     std::vector<Toleration> added = add_tolerations(desired.tolerations, usable.archs(), config);
-    if (!added.empty()) {
-      owned = true;
+    if (!added.empty()) owned = true;
+    if (!added.empty() && report.wants(Severity::Warning, true)) {
       std::vector<std::string> names;
       for (const Toleration& a : added)
         names.push_back(detail::describe(a));

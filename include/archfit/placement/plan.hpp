@@ -39,6 +39,10 @@ struct TemplateContext {
   const manifest::PodTemplate* pod_template = nullptr;
   std::string file;
   std::uint32_t document = 0;
+  // Leave out findings that are only informational or that the plan itself
+  // resolves (fixable): `archfit fix` reports neither, and wording them costs
+  // time on large inputs.
+  bool quiet = false;
 };
 
 // Looks an image up; never returns nullptr.
