@@ -45,8 +45,16 @@ void report_leftovers(const RunResult& run, bool quiet) {
 int run_fix(const FixOptions& o) {
   if (o.check && o.diff) fail(ErrorKind::Usage, "--check and --diff cannot be used together");
   RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
-  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
-                               o.remove ? Task::Remove : Task::Fix, setup.run_options);
+  RunResult run = [&] {
+    try {
+      return run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
+                          o.remove ? Task::Remove : Task::Fix, setup.run_options);
+    } catch (const Error& e) {
+      // Files are written only after every one of them was processed.
+      if (o.check || o.diff) throw;
+      throw Error(e.kind(), e.message() + "; no file was written", e.where());
+    }
+  }();
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
@@ -78,7 +86,9 @@ int run_fix(const FixOptions& o) {
     return changed > 0 || unfixed_errors ? kChangesOrFindings : kOk;
   }
 
-  bool write_failed = false;
+  // Each file is replaced whole or left as it was; a file that cannot be
+  // written does not stop the others.
+  std::vector<std::string> failed;
   for (const FileResult& file : run.files) {
     if (file.input.is_stdin) {
       write_stdout(file.output_parts());
@@ -89,11 +99,18 @@ int run_fix(const FixOptions& o) {
       write_atomically(file.input.path, file.output_parts());
       if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
     } catch (const Error& e) {
-      std::cerr << e.what() << '\n';
-      write_failed = true;
+      std::cerr << "archfit: " << e.what() << '\n';
+      failed.push_back(file.input.name);
     }
   }
-  if (write_failed) return kUsageOrInput;
+  if (!failed.empty()) {
+    std::cerr << "archfit: " << failed.size() << " of " << changed
+              << " changed files could not be written and are unchanged:";
+    for (const std::string& name : failed)
+      std::cerr << ' ' << name;
+    std::cerr << '\n';
+    return kUsageOrInput;
+  }
   return unfixed_errors ? kChangesOrFindings : kOk;
 }
 

@@ -1,0 +1,348 @@
+// `archfit fix` and `archfit lint` as a user runs them: what is written, what
+// is printed, the exit codes, and bad input — which gets a message naming the
+// file (and line and column where there is one), exit 2, and leaves every
+// file as it was.
+#include <filesystem>
+#include <sys/stat.h>
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <archfit/base/file.hpp>
+
+#include "support/process.hpp"
+
+namespace archfit::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char* kConfig = R"(clusterPlatforms: [linux/amd64, linux/arm64]
+architectures:
+  arm64:
+    tolerations:
+    - {key: kubernetes.io/arch, operator: Equal, value: arm64, effect: NoSchedule}
+resolve:
+  onUnresolved: fail
+)";
+
+const char* kLock = R"({
+  "version": 1,
+  "images": {
+    "docker.io/library/amd64only:1": {"platforms": ["linux/amd64"]},
+    "docker.io/library/both:1": {"platforms": ["linux/amd64", "linux/arm64"]}
+  }
+}
+)";
+
+// A Deployment that fix changes (an amd64-only image, no affinity).
+std::string needs_fix(const std::string& name) {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+         "\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n"
+         "        image: amd64only:1\n";
+}
+
+// A Deployment that only needs a toleration (a warning, not an error).
+std::string needs_toleration(const std::string& name) {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+         "\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n"
+         "        image: both:1\n";
+}
+
+// A directory with the configuration and lock file, isolated from the
+// user's environment.
+class Project {
+ public:
+  Project() {
+    dir_.write(".archfit.yaml", kConfig);
+    dir_.write("archfit.lock", kLock);
+  }
+  fs::path write(const std::string& name, const std::string& content) const {
+    return dir_.write(name, content);
+  }
+  fs::path operator/(const std::string& name) const { return dir_ / name; }
+  ProcessResult run(std::vector<std::string> args, const std::string& stdin_data = "") const {
+    ProcessOptions o;
+    o.cwd = dir_.path();
+    o.stdin_data = stdin_data;
+    o.env = {"ARCHFIT_CONFIG=", "ARCHFIT_CACHE_DIR=" + (dir_ / "cache").string(),
+             "HOME=" + (dir_ / "home").string()};
+    args.push_back("--offline");
+    return run_archfit(args, o);
+  }
+
+ private:
+  TempDir dir_;
+};
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+fs::file_time_type mtime(const fs::path& p) {
+  return fs::last_write_time(p);
+}
+
+TEST(FixCommand, WritesInPlaceAndSaysSo) {
+  Project p;
+  fs::path f = p.write("app.yaml", needs_fix("app"));
+  ProcessResult r = p.run({"fix", "app.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "fixed app.yaml")) << r.err;
+  std::string out = read_file(f);
+  EXPECT_TRUE(contains(out, "archfit.io/platforms: linux/amd64")) << out;
+  EXPECT_TRUE(contains(out, "kubernetes.io/arch")) << out;
+  // A second run has nothing left to do.
+  ProcessResult again = p.run({"fix", "--check", "app.yaml"});
+  EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
+}
+
+TEST(FixCommand, KeepsTheFileMode) {
+  Project p;
+  fs::path f = p.write("app.yaml", needs_fix("app"));
+  ASSERT_EQ(::chmod(f.c_str(), 0640), 0);
+  ASSERT_EQ(p.run({"fix", "app.yaml"}).exit_code, 0);
+  struct stat st {};
+  ASSERT_EQ(::stat(f.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+}
+
+TEST(FixCommand, StdinToStdoutEqualsTheInPlaceResult) {
+  Project p;
+  std::string input = needs_fix("app");
+  fs::path f = p.write("app.yaml", input);
+  ProcessResult piped = p.run({"fix", "-"}, input);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  ASSERT_EQ(p.run({"fix", "app.yaml"}).exit_code, 0);
+  EXPECT_EQ(piped.out, read_file(f));
+  EXPECT_NE(piped.out, input);
+}
+
+TEST(FixCommand, CheckAndDiffWriteNothing) {
+  Project p;
+  std::string input = needs_fix("app");
+  fs::path f = p.write("app.yaml", input);
+
+  ProcessResult check = p.run({"fix", "--check", "app.yaml"});
+  EXPECT_EQ(check.exit_code, 1);
+  EXPECT_EQ(check.out, "would change app.yaml\n");
+
+  ProcessResult diff = p.run({"fix", "--diff", "app.yaml"});
+  EXPECT_EQ(diff.exit_code, 1);
+  EXPECT_TRUE(contains(diff.out, "--- a/app.yaml\n+++ b/app.yaml\n@@ ")) << diff.out;
+  EXPECT_TRUE(contains(diff.out, "\n+              - key: kubernetes.io/arch\n")) << diff.out;
+  EXPECT_EQ(read_file(f), input);
+
+  ProcessResult both = p.run({"fix", "--check", "--diff", "app.yaml"});
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_TRUE(contains(both.err, "--check and --diff cannot be used together")) << both.err;
+}
+
+TEST(FixCommand, RemoveTakesOutWhatFixAdded) {
+  Project p;
+  std::string input = needs_fix("app");
+  fs::path f = p.write("app.yaml", input);
+  ASSERT_EQ(p.run({"fix", "app.yaml"}).exit_code, 0);
+  ASSERT_NE(read_file(f), input);
+  ProcessResult r = p.run({"fix", "--remove", "app.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(read_file(f), input);
+}
+
+TEST(FixCommand, InvalidYamlNamesFileLineAndColumnAndWritesNothing) {
+  Project p;
+  std::string good = needs_fix("good");
+  fs::path a = p.write("a.yaml", good);
+  fs::path b = p.write("b.yaml", needs_fix("b") + "---\nitems: [1, 2\n");
+  ProcessResult r = p.run({"fix", "a.yaml", "b.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "b.yaml:13:1: cannot parse YAML")) << r.err;
+  EXPECT_TRUE(contains(r.err, "no file was written")) << r.err;
+  // a.yaml needed a change too, but a run with bad input writes nothing.
+  EXPECT_EQ(read_file(a), good);
+  EXPECT_EQ(read_file(b), needs_fix("b") + "---\nitems: [1, 2\n");
+}
+
+TEST(FixCommand, InvalidYamlOnStdinPrintsNothingOnStdout) {
+  Project p;
+  ProcessResult r = p.run({"fix", "-"}, "a: [1\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "<stdin>:2:1: cannot parse YAML")) << r.err;
+}
+
+TEST(FixCommand, InvalidConfigurationNamesItsLineAndTouchesNothing) {
+  Project p;
+  std::string input = needs_fix("app");
+  fs::path f = p.write("app.yaml", input);
+  p.write("bad-config.yaml", "clusterPlatforms: [linux/amd64]\nplacment:\n  mode: affinity\n");
+  ProcessResult r = p.run({"fix", "--config", "bad-config.yaml", "app.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "bad-config.yaml:2:1: placment: unknown key")) << r.err;
+  EXPECT_TRUE(contains(r.err, "did you mean \"placement\"")) << r.err;
+  EXPECT_EQ(read_file(f), input);
+}
+
+TEST(FixCommand, UnreadableFileIsNamed) {
+  Project p;
+  fs::path f = p.write("app.yaml", needs_fix("app"));
+  fs::create_symlink("gone.yaml", p / "dangling.yaml");
+  ProcessResult r = p.run({"fix", "app.yaml", "dangling.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "cannot read dangling.yaml: No such file or directory")) << r.err;
+  EXPECT_EQ(read_file(f), needs_fix("app"));
+
+  ProcessResult missing = p.run({"fix", "nothere.yaml"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_TRUE(contains(missing.err, "nothere.yaml")) << missing.err;
+}
+
+TEST(FixCommand, DirectoryWithoutManifestsIsAnError) {
+  Project p;
+  fs::create_directories(p / "empty");
+  p.write("empty/README.md", "no manifests here\n");
+  ProcessResult r = p.run({"fix", "empty"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "no manifests (*.yaml, *.yml) in directory empty")) << r.err;
+}
+
+TEST(FixCommand, ReadOnlyTargetIsLeftAloneAndNamedOthersAreWritten) {
+  Project p;
+  std::string input = needs_fix("ro");
+  fs::path ro = p.write("ro.yaml", input);
+  fs::path rw = p.write("rw.yaml", needs_fix("rw"));
+  ASSERT_EQ(::chmod(ro.c_str(), 0444), 0);
+  auto before = mtime(ro);
+  ProcessResult r = p.run({"fix", "ro.yaml", "rw.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "cannot write ro.yaml: the file is read-only")) << r.err;
+  EXPECT_TRUE(
+      contains(r.err, "1 of 2 changed files could not be written and are unchanged: ro.yaml"))
+      << r.err;
+  EXPECT_EQ(read_file(ro), input);
+  EXPECT_EQ(mtime(ro), before);
+  // The other file was written whole: a second fix finds nothing to do.
+  EXPECT_TRUE(contains(read_file(rw), "archfit.io/platforms: linux/amd64"));
+  EXPECT_EQ(p.run({"fix", "--check", "rw.yaml"}).exit_code, 0);
+  // No temporary file is left behind.
+  for (const auto& e : fs::directory_iterator(p / ""))
+    EXPECT_FALSE(contains(e.path().filename().string(), ".archfit-")) << e.path();
+}
+
+TEST(FixCommand, UnlockedImageWithOnUnresolvedFailExits3AndWritesNothing) {
+  Project p;
+  std::string input =
+      "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
+      "  - name: a\n    image: unknown:1\n";
+  fs::path f = p.write("pod.yaml", input);
+  fs::path g = p.write("other.yaml", needs_fix("other"));
+  ProcessResult r = p.run({"fix", "pod.yaml", "other.yaml"});
+  EXPECT_EQ(r.exit_code, 3);
+  EXPECT_TRUE(contains(r.err, "pod.yaml:8:12: error unresolved-image")) << r.err;
+  EXPECT_TRUE(contains(r.err, "nothing was written")) << r.err;
+  EXPECT_EQ(read_file(f), input);
+  EXPECT_EQ(read_file(g), needs_fix("other"));
+}
+
+TEST(FixCommand, ATemplateItCannotEditIsReportedInFull) {
+  Project p;
+  // Both Deployments share one pod template through an anchor: editing it
+  // would change the other too.
+  std::string input = R"(apiVersion: v1
+kind: List
+items:
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: blue}
+  spec:
+    template: &pod
+      spec:
+        containers:
+        - name: app
+          image: amd64only:1
+- apiVersion: apps/v1
+  kind: Deployment
+  metadata: {name: green}
+  spec:
+    template: *pod
+)";
+  fs::path f = p.write("list.yaml", input);
+  ProcessResult r = p.run({"fix", "list.yaml"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "error uneditable-yaml")) << r.err;
+  // What the person has to do by hand, worded as lint words it.
+  EXPECT_TRUE(
+      contains(r.err, "error missing-arch-affinity: nothing keeps the pods off linux/arm64"))
+      << r.err;
+  EXPECT_EQ(read_file(f), input);
+}
+
+TEST(LintCommand, TextIsOneLinePerFindingThenASummary) {
+  Project p;
+  p.write("app.yaml", needs_fix("app"));
+  ProcessResult r = p.run({"lint", "app.yaml"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.out, "app.yaml:8:7: error missing-arch-affinity: ")) << r.out;
+  std::string last = r.out.substr(r.out.rfind('\n', r.out.size() - 2) + 1);
+  EXPECT_TRUE(contains(last, "1 file")) << last;
+  EXPECT_TRUE(contains(last, "error")) << last;
+  // Infos (the mutable tag) only with -v.
+  EXPECT_FALSE(contains(r.out, "mutable-tag"));
+  EXPECT_TRUE(contains(p.run({"lint", "-v", "app.yaml"}).out, "info mutable-tag"));
+}
+
+TEST(LintCommand, JsonCarriesEveryFieldOfAFinding) {
+  Project p;
+  p.write("app.yaml", needs_fix("app"));
+  ProcessResult r = p.run({"lint", "--format", "json", "app.yaml"});
+  EXPECT_EQ(r.exit_code, 1);
+  rapidjson::Document d;
+  d.Parse(r.out.c_str());
+  ASSERT_FALSE(d.HasParseError()) << r.out;
+  const rapidjson::Value* missing = nullptr;
+  for (const auto& f : d["findings"].GetArray()) {
+    if (std::string(f["rule"].GetString()) == "missing-arch-affinity") missing = &f;
+  }
+  ASSERT_NE(missing, nullptr) << r.out;
+  const rapidjson::Value& f = *missing;
+  EXPECT_STREQ(f["severity"].GetString(), "error");
+  EXPECT_STREQ(f["file"].GetString(), "app.yaml");
+  EXPECT_EQ(f["line"].GetInt(), 8);
+  EXPECT_EQ(f["column"].GetInt(), 7);
+  EXPECT_STREQ(f["resource"]["kind"].GetString(), "Deployment");
+  EXPECT_STREQ(f["resource"]["name"].GetString(), "app");
+  EXPECT_STREQ(f["field"]["path"].GetString(), "spec.template.spec.affinity");
+  EXPECT_TRUE(f["field"]["current"].IsNull());
+  const rapidjson::Value& proposed = f["field"]["proposed"];
+  ASSERT_TRUE(proposed.IsObject());
+  const auto& term = proposed["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+                             ["nodeSelectorTerms"][0]["matchExpressions"][0];
+  EXPECT_STREQ(term["key"].GetString(), "kubernetes.io/arch");
+  EXPECT_STREQ(term["values"][0].GetString(), "amd64");
+  EXPECT_TRUE(f["fixable"].GetBool());
+  EXPECT_EQ(d["summary"]["workloads"].GetInt(), 1);
+}
+
+TEST(LintCommand, FailOnSetsTheThreshold) {
+  Project p;
+  p.write("tol.yaml", needs_toleration("tol"));
+  // Only a warning (the toleration; amd64 nodes remain untainted).
+  EXPECT_EQ(p.run({"lint", "tol.yaml"}).exit_code, 0);
+  EXPECT_EQ(p.run({"lint", "--fail-on", "warning", "tol.yaml"}).exit_code, 1);
+  EXPECT_EQ(p.run({"lint", "--fail-on", "never", "tol.yaml"}).exit_code, 0);
+  ProcessResult bad = p.run({"lint", "--fail-on", "sometimes", "tol.yaml"});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(contains(bad.err, "use error, warning, info or never")) << bad.err;
+}
+
+TEST(LintCommand, InvalidYamlExits2WithLocation) {
+  Project p;
+  p.write("bad.yaml", "kind: Pod\nspec: {a: [1}\n");
+  ProcessResult r = p.run({"lint", "bad.yaml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "bad.yaml:2:")) << r.err;
+  EXPECT_EQ(r.out, "");
+}
+
+}  // namespace
+}  // namespace archfit::testing
