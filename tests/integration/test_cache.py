@@ -15,23 +15,7 @@ from lib.registry import Registry
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 from delay_proxy import DelayProxy  # noqa: E402
-
-DEPLOYMENT = """---
-apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: app-{n}
-spec:
-  selector:
-    matchLabels: {{app: app-{n}}}
-  template:
-    metadata:
-      labels: {{app: app-{n}}}
-    spec:
-      containers:
-      - name: main
-        image: {image}
-"""
+from resolve_registry import DEPLOYMENT  # noqa: E402
 
 
 class CacheTest(ArchfitCase):
