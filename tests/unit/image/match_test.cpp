@@ -1,4 +1,3 @@
-#include <cctype>
 #include <ostream>
 #include <string>
 
@@ -6,16 +5,12 @@
 
 #include <archfit/image/match.hpp>
 
+#include "support/param_name.hpp"
+
 namespace archfit::image {
 namespace {
 
-std::string param_name(std::string_view text, std::size_t index) {
-  std::string out;
-  for (char c : text.substr(0, 40)) {
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  }
-  return out + "_" + std::to_string(index);
-}
+using archfit::testing::param_name;
 
 // One row: does an image built for `image` run on a node that is `host`?
 struct MatchCase {

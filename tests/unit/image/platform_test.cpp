@@ -1,4 +1,3 @@
-#include <cctype>
 #include <ostream>
 #include <string>
 
@@ -7,16 +6,12 @@
 #include <archfit/base/error.hpp>
 #include <archfit/image/platform.hpp>
 
+#include "support/param_name.hpp"
+
 namespace archfit::image {
 namespace {
 
-std::string param_name(std::string_view text, std::size_t index) {
-  std::string out;
-  for (char c : text.substr(0, 40)) {
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  }
-  return out + "_" + std::to_string(index);
-}
+using archfit::testing::param_name;
 
 struct Normalization {
   std::string input;

@@ -1,4 +1,3 @@
-#include <cctype>
 #include <map>
 #include <ostream>
 #include <string>
@@ -9,21 +8,16 @@
 #include <archfit/base/error.hpp>
 #include <archfit/image/reference.hpp>
 
+#include "support/param_name.hpp"
+
 namespace archfit::image {
 namespace {
+
+using archfit::testing::param_name;
 
 const std::string kHex64 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 const std::string kSha256 = "sha256:" + kHex64;
 const std::string kSha512 = "sha512:" + kHex64 + kHex64;
-
-// Test names from inputs: alphanumerics kept, the rest '_', plus the row number.
-std::string param_name(std::string_view text, std::size_t index) {
-  std::string out;
-  for (char c : text.substr(0, 40)) {
-    out += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-  }
-  return out + "_" + std::to_string(index);
-}
 
 struct Good {
   std::string input;

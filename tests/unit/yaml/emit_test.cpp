@@ -5,23 +5,18 @@
 #include <archfit/base/error.hpp>
 #include <archfit/yaml/scalar.hpp>
 
+#include "support/param_name.hpp"
+
 namespace archfit::yaml {
 namespace {
+
+using archfit::testing::param_name;
 
 struct EmitCase {
   std::string value;
   std::string block;  // emit_string(value) == emit_string(value, Context::Key) for these
   std::string flow;
 };
-
-std::string name_of(std::size_t index, const std::string& text) {
-  std::string name = std::to_string(index) + "_";
-  for (char c : text.substr(0, 24)) {
-    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    name += alnum ? c : '_';
-  }
-  return name;
-}
 
 class EmitString : public ::testing::TestWithParam<EmitCase> {};
 
@@ -57,7 +52,7 @@ INSTANTIATE_TEST_SUITE_P(
                  "\xE4\xB8\xAD\xE6\x96\x87"},
         EmitCase{"\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80", "\xF0\x9F\x98\x80"},
         EmitCase{"a\xC2\xA0", "a\xC2\xA0", "a\xC2\xA0"}),
-    [](const auto& test) { return name_of(test.index, test.param.value); });
+    [](const auto& test) { return param_name(test.param.value, test.index); });
 
 // Block context keeps list-like values plain; flow context cannot.
 INSTANTIATE_TEST_SUITE_P(
@@ -68,7 +63,7 @@ INSTANTIATE_TEST_SUITE_P(
                       EmitCase{"a]", "a]", "\"a]\""}, EmitCase{"a:b", "a:b", "\"a:b\""},
                       EmitCase{"a?b", "a?b", "\"a?b\""},
                       EmitCase{"http://x.io/a", "http://x.io/a", "\"http://x.io/a\""}),
-    [](const auto& test) { return name_of(test.index, test.param.value); });
+    [](const auto& test) { return param_name(test.param.value, test.index); });
 
 // Words and numbers some reader would not read as a string.
 INSTANTIATE_TEST_SUITE_P(
@@ -96,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(
         EmitCase{"2001-12-14t21:59:43.10-05:00", "\"2001-12-14t21:59:43.10-05:00\"",
                  "\"2001-12-14t21:59:43.10-05:00\""},
         EmitCase{"<<", "\"<<\"", "\"<<\""}, EmitCase{"=", "\"=\"", "\"=\""}),
-    [](const auto& test) { return name_of(test.index, test.param.value); });
+    [](const auto& test) { return param_name(test.param.value, test.index); });
 
 // Indicators, comments, spaces and characters that need escapes.
 INSTANTIATE_TEST_SUITE_P(
@@ -131,7 +126,7 @@ INSTANTIATE_TEST_SUITE_P(
         EmitCase{" caf\xC3\xA9 \xF0\x9F\x98\x80", "\" caf\xC3\xA9 \xF0\x9F\x98\x80\"",
                  "\" caf\xC3\xA9 \xF0\x9F\x98\x80\""},
         EmitCase{"back\\slash ", "\"back\\\\slash \"", "\"back\\\\slash \""}),
-    [](const auto& test) { return name_of(test.index, test.param.value); });
+    [](const auto& test) { return param_name(test.param.value, test.index); });
 
 TEST(EmitDoubleQuote, AlwaysQuotes) {
   EXPECT_EQ(double_quote("arm64"), "\"arm64\"");

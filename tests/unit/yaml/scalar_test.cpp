@@ -8,8 +8,12 @@
 #include <archfit/base/error.hpp>
 #include <archfit/yaml/scalar.hpp>
 
+#include "support/param_name.hpp"
+
 namespace archfit::yaml {
 namespace {
+
+using archfit::testing::param_name;
 
 // One row: the text of a plain scalar and what go-yaml v2 makes of it.
 struct Case {
@@ -45,15 +49,6 @@ Case Big(std::string text) {
 }
 Case Float(std::string text, double v) {
   return {std::move(text), ScalarType::Float, false, 0, false, false, v};
-}
-
-std::string name_of(std::size_t index, const std::string& text) {
-  std::string name = std::to_string(index) + "_";
-  for (char c : text.substr(0, 24)) {
-    bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-    name += alnum ? c : '_';
-  }
-  return name;
 }
 
 void expect_resolves(const Resolved& r, const Case& c) {
@@ -95,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(Nulls, ScalarResolvePlain,
                          ::testing::Values(Null(""), Null("~"), Null("null"), Null("Null"),
                                            Null("NULL"), Str("nULL"), Str("NuLL"), Str("nil"),
                                            Str("None"), Str("~~")),
-                         [](const auto& test) { return name_of(test.index, test.param.text); });
+                         [](const auto& test) { return param_name(test.param.text, test.index); });
 
 // v2's table: y, yes, true, on (and their n/no/false/off), each in three
 // spellings only. YAML 1.2 readers take just true/false.
@@ -109,7 +104,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Bool("off", false), Bool("Off", false), Bool("OFF", false), Str("yES"),
                       Str("tRUE"), Str("oN"), Str("oFF"), Str("t"), Str("f"), Str("T"), Str("F"),
                       Str("yeah"), Str("nope"), Str("ok"), Str("truee"), Str("onn")),
-    [](const auto& test) { return name_of(test.index, test.param.text); });
+    [](const auto& test) { return param_name(test.param.text, test.index); });
 
 INSTANTIATE_TEST_SUITE_P(
     Ints, ScalarResolvePlain,
@@ -140,7 +135,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Float("02000000000000000000000", 2e21), Big("0o2000000000000000000000"),
                       Big("1" + std::string(400, '0')), Str("-0x10000000000000000"),
                       Str("-1" + std::string(400, '0')), Str("0x10000000000000000zz")),
-    [](const auto& test) { return name_of(test.index, test.param.text); });
+    [](const auto& test) { return param_name(test.param.text, test.index); });
 
 INSTANTIATE_TEST_SUITE_P(
     Floats, ScalarResolvePlain,
@@ -169,7 +164,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Float("-1e-400", -0.0), Float("4.9e-324", 4.9e-324), Str("1.5e"), Str("1e"),
                       Str("1e+"), Str("."), Str("+."), Str(".e5"), Str("1.2.3"), Str("1e3.5"),
                       Str("0x1p3"), Str("1,000"), Str("1.0.0-rc1"), Str("10.0.0.1")),
-    [](const auto& test) { return name_of(test.index, test.param.text); });
+    [](const auto& test) { return param_name(test.param.text, test.index); });
 
 INSTANTIATE_TEST_SUITE_P(
     Strings, ScalarResolvePlain,
@@ -181,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(
                       Str("NoSchedule"), Str("100m"), Str("1Gi"), Str("3s"), Str("12e"),
                       Str("0.0.0.0"), Str("v1"), Str("1a"), Str("-a"), Str("o"), Str("O"),
                       Str("~a"), Str("null "), Str(" null"), Str("true\n")),
-    [](const auto& test) { return name_of(test.index, test.param.text); });
+    [](const auto& test) { return param_name(test.param.text, test.index); });
 
 // ---- tags and styles ----
 
@@ -233,7 +228,7 @@ INSTANTIATE_TEST_SUITE_P(
         TagCase{kTimestamp, true, Str("2001-12-14T21:59:43,5+24:00")},
         TagCase{kTimestamp, true, Str("2001-12-14   21:59:43.10")},
         TagCase{kTimestamp, true, Str("2000-02-29")}),
-    [](const auto& test) { return name_of(test.index, test.param.expect.text); });
+    [](const auto& test) { return param_name(test.param.expect.text, test.index); });
 
 struct BadTag {
   std::string tag;
@@ -307,7 +302,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadTag{kTimestamp, "2001-12-14T24:00:00Z",
                "cannot read \"2001-12-14T24:00:00Z\" as !!timestamp: it reads as !!str; remove "
                "the tag or fix the value"}),
-    [](const auto& test) { return name_of(test.index, test.param.text); });
+    [](const auto& test) { return param_name(test.param.text, test.index); });
 
 }  // namespace
 }  // namespace archfit::yaml
