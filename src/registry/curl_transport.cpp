@@ -6,10 +6,10 @@
 #include <stdexcept>
 #include <thread>
 
-#include <curl/curl.h>
-
 #include <archfit/base/text.hpp>
 #include <archfit/registry/curl_transport.hpp>
+
+#include "registry/libcurl.hpp"
 
 namespace archfit::registry {
 
@@ -80,41 +80,42 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
 }
 
 void set_up(Exchange& ex) {
+  const Libcurl& curl = libcurl();
   const HttpRequest& r = *ex.request;
-  CURL* e = curl_easy_init();
+  CURL* e = curl.easy_init();
   if (e == nullptr) throw std::runtime_error("curl_easy_init failed");
   ex.easy = e;
-  curl_easy_setopt(e, CURLOPT_PRIVATE, &ex);
-  curl_easy_setopt(e, CURLOPT_URL, r.url.c_str());
-  curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-  curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(e, CURLOPT_USERAGENT, "archfit");
-  curl_easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
-  curl_easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
-  curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
-  curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout.count()));
-  curl_easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r.verify_tls ? 1L : 0L);
-  curl_easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r.verify_tls ? 2L : 0L);
-  if (!r.ca_file.empty()) curl_easy_setopt(e, CURLOPT_CAINFO, r.ca_file.c_str());
-  curl_easy_setopt(e, CURLOPT_ERRORBUFFER, ex.error);
-  curl_easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
-  curl_easy_setopt(e, CURLOPT_HEADERDATA, &ex);
-  curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(e, CURLOPT_WRITEDATA, &ex);
+  curl.easy_setopt(e, CURLOPT_PRIVATE, &ex);
+  curl.easy_setopt(e, CURLOPT_URL, r.url.c_str());
+  curl.easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl.easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+  curl.easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
+  curl.easy_setopt(e, CURLOPT_USERAGENT, "archfit");
+  curl.easy_setopt(e, CURLOPT_HTTP_VERSION, static_cast<long>(CURL_HTTP_VERSION_2TLS));
+  curl.easy_setopt(e, CURLOPT_PIPEWAIT, 1L);
+  curl.easy_setopt(e, CURLOPT_TIMEOUT_MS, static_cast<long>(r.timeout.count()));
+  curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout.count()));
+  curl.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r.verify_tls ? 1L : 0L);
+  curl.easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r.verify_tls ? 2L : 0L);
+  if (!r.ca_file.empty()) curl.easy_setopt(e, CURLOPT_CAINFO, r.ca_file.c_str());
+  curl.easy_setopt(e, CURLOPT_ERRORBUFFER, ex.error);
+  curl.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
+  curl.easy_setopt(e, CURLOPT_HEADERDATA, &ex);
+  curl.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
+  curl.easy_setopt(e, CURLOPT_WRITEDATA, &ex);
   if (r.method == "HEAD") {
-    curl_easy_setopt(e, CURLOPT_NOBODY, 1L);
+    curl.easy_setopt(e, CURLOPT_NOBODY, 1L);
   } else if (r.method == "POST") {
-    curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(r.body.size()));
-    curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, r.body.c_str());
+    curl.easy_setopt(e, CURLOPT_POSTFIELDSIZE, static_cast<long>(r.body.size()));
+    curl.easy_setopt(e, CURLOPT_COPYPOSTFIELDS, r.body.c_str());
   }
   for (const auto& [name, value] : r.headers) {
     std::string line = name + ": " + value;
-    ex.headers = curl_slist_append(ex.headers, line.c_str());
+    ex.headers = curl.slist_append(ex.headers, line.c_str());
   }
   // libcurl adds "Expect: 100-continue" to larger POSTs; registries do not need it.
-  ex.headers = curl_slist_append(ex.headers, "Expect:");
-  curl_easy_setopt(e, CURLOPT_HTTPHEADER, ex.headers);
+  ex.headers = curl.slist_append(ex.headers, "Expect:");
+  curl.easy_setopt(e, CURLOPT_HTTPHEADER, ex.headers);
 }
 
 Failure classify(CURLcode code, bool too_large) {
@@ -145,15 +146,16 @@ Failure classify(CURLcode code, bool too_large) {
 }
 
 void finish(Exchange& ex, CURLcode code) {
+  const Libcurl& curl = libcurl();
   long status = 0;
-  curl_easy_getinfo(ex.easy, CURLINFO_RESPONSE_CODE, &status);
+  curl.easy_getinfo(ex.easy, CURLINFO_RESPONSE_CODE, &status);
   ex.response.status = status;
   ex.response.failure = classify(code, ex.too_large);
   if (ex.response.failure == Failure::TooLarge) {
     ex.response.failure_message = "the response is larger than the limit of " +
                                   std::to_string(ex.request->max_body) + " bytes";
   } else if (ex.response.failure != Failure::None) {
-    ex.response.failure_message = ex.error[0] != '\0' ? ex.error : curl_easy_strerror(code);
+    ex.response.failure_message = ex.error[0] != '\0' ? ex.error : curl.easy_strerror(code);
   }
   if (ex.response.failure != Failure::None) ex.response.body.clear();
 }
@@ -168,6 +170,7 @@ struct CurlTransport::Loop {
   std::thread thread;
 
   void run() {
+    const Libcurl& curl = libcurl();
     int running = 0;
     for (;;) {
       std::deque<Exchange*> added;
@@ -179,7 +182,7 @@ struct CurlTransport::Loop {
       for (Exchange* ex : added) {
         try {
           set_up(*ex);
-          curl_multi_add_handle(multi, ex->easy);
+          curl.multi_add_handle(multi, ex->easy);
           ++running;
         } catch (const std::exception& e) {
           ex->response.failure = Failure::Other;
@@ -188,25 +191,26 @@ struct CurlTransport::Loop {
         }
       }
       int still = 0;
-      curl_multi_perform(multi, &still);
+      curl.multi_perform(multi, &still);
       int queued = 0;
-      while (CURLMsg* msg = curl_multi_info_read(multi, &queued)) {
+      while (CURLMsg* msg = curl.multi_info_read(multi, &queued)) {
         if (msg->msg != CURLMSG_DONE) continue;
         Exchange* ex = nullptr;
-        curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &ex);
+        curl.easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, &ex);
         finish(*ex, msg->data.result);
-        curl_multi_remove_handle(multi, ex->easy);
+        curl.multi_remove_handle(multi, ex->easy);
         --running;
         release(*ex);
       }
-      curl_multi_poll(multi, nullptr, 0, 1000, nullptr);
+      curl.multi_poll(multi, nullptr, 0, 1000, nullptr);
     }
   }
 
   static void release(Exchange& ex) {
-    if (ex.easy != nullptr) curl_easy_cleanup(ex.easy);
+    const Libcurl& curl = libcurl();
+    if (ex.easy != nullptr) curl.easy_cleanup(ex.easy);
     ex.easy = nullptr;
-    curl_slist_free_all(ex.headers);
+    curl.slist_free_all(ex.headers);
     ex.headers = nullptr;
     std::lock_guard<std::mutex> hold(ex.mutex);
     ex.finished = true;
@@ -215,32 +219,33 @@ struct CurlTransport::Loop {
 };
 
 CurlTransport::CurlTransport() : loop_(std::make_unique<Loop>()) {
-  static std::once_flag init;
-  std::call_once(init, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  loop_->multi = curl_multi_init();
+  const Libcurl& curl = libcurl();
+  loop_->multi = curl.multi_init();
   if (loop_->multi == nullptr) throw std::runtime_error("curl_multi_init failed");
-  curl_multi_setopt(loop_->multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
+  curl.multi_setopt(loop_->multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
   loop_->thread = std::thread([loop = loop_.get()] { loop->run(); });
 }
 
 CurlTransport::~CurlTransport() {
+  const Libcurl& curl = libcurl();
   {
     std::lock_guard<std::mutex> hold(loop_->mutex);
     loop_->stopping = true;
   }
-  curl_multi_wakeup(loop_->multi);
+  curl.multi_wakeup(loop_->multi);
   loop_->thread.join();
-  curl_multi_cleanup(loop_->multi);
+  curl.multi_cleanup(loop_->multi);
 }
 
 HttpResponse CurlTransport::perform(const HttpRequest& request) {
+  const Libcurl& curl = libcurl();
   Exchange ex;
   ex.request = &request;
   {
     std::lock_guard<std::mutex> hold(loop_->mutex);
     loop_->pending.push_back(&ex);
   }
-  curl_multi_wakeup(loop_->multi);
+  curl.multi_wakeup(loop_->multi);
   std::unique_lock<std::mutex> hold(ex.mutex);
   ex.done.wait(hold, [&] { return ex.finished; });
   return std::move(ex.response);
