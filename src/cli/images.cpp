@@ -29,11 +29,9 @@ void run_images(const ImagesOptions& options) {
       for (const manifest::PodTemplate& t : w.templates) {
         for (const manifest::Container& c : t.containers) {
           if (!c.image) continue;
-          std::string why;
-          auto ref = image::Reference::try_parse(c.image_ref, &why);
           std::cout << input.name << ':' << c.image.line() << ':' << c.image.column() << ": "
-                    << (ref ? ref->canonical() : why) << "  (" << w.kind << ' ' << w.name
-                    << ", container " << c.name << ")\n";
+                    << (c.reference ? c.reference->canonical() : c.reference_error) << "  ("
+                    << w.kind << ' ' << w.name << ", container " << c.name << ")\n";
         }
       }
     }

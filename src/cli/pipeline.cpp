@@ -180,7 +180,7 @@ class Pipeline {
       for (const manifest::PodTemplate& t : w.templates) {
         for (const manifest::Container& c : t.containers) {
           if (c.image_ref.empty() || c.pull_policy == "Never") continue;
-          auto ref = image::Reference::try_parse(c.image_ref);
+          const std::optional<image::Reference>& ref = c.reference;
           if (!ref) continue;
           if (resolver_.resolve_local(*ref, tag_ttl(config_.resolve, c.pull_policy)) == nullptr) {
             work.uses.push_back(wants_.use_of(t, *ref, c.pull_policy));

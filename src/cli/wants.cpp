@@ -33,7 +33,7 @@ void WantCollector::add_secrets(const std::vector<manifest::PullSecret>& found,
 void WantCollector::add_template(const manifest::PodTemplate& t) {
   for (const manifest::Container& c : t.containers) {
     if (c.image_ref.empty() || c.pull_policy == "Never") continue;
-    if (auto ref = image::Reference::try_parse(c.image_ref)) add_use(t, *ref, c.pull_policy);
+    if (c.reference) add_use(t, *c.reference, c.pull_policy);
   }
 }
 

@@ -108,7 +108,7 @@ class DocumentEditor::Session {
   void diff(NodeRef node, const Value& want) {
     if (failed()) return;
     if (node.is_alias()) return replace(node, want);
-    if (yaml::to_value(node) == want) return;
+    if (yaml::equals(node, want)) return;
     if (node.is_mapping() && want.is_mapping() && !want.entries().empty()) {
       std::vector<std::size_t> removed;
       Value added = Value::mapping();
@@ -144,7 +144,7 @@ class DocumentEditor::Session {
       std::vector<std::size_t> removed;
       std::size_t j = 0;
       for (std::size_t i = 0; i < node.size(); ++i) {
-        if (j < w.size() && yaml::to_value(node.item(i)) == w[j]) {
+        if (j < w.size() && yaml::equals(node.item(i), w[j])) {
           ++j;
         } else {
           removed.push_back(i);

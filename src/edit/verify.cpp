@@ -91,8 +91,10 @@ struct Pending {
   const placement::FieldChange* change;
 };
 
-// A mapping's entries sorted by key.
+// A mapping's entries by key: in document order when there are few (looked
+// up by a scan), sorted by key when there are more than kScanned.
 using Keyed = std::vector<std::pair<std::string_view, NodeRef>>;
+constexpr std::size_t kScanned = 16;
 
 // Keys of a mapping on the way to a change, by their string value. Nothing is
 // proved (nullopt) for keys that are not plain strings, merge keys (an
@@ -106,15 +108,27 @@ std::optional<Keyed> keyed(NodeRef m) {
     if (k.style() == yaml::Style::Plain && k.scalar() == "<<") return std::nullopt;
     out.emplace_back(k.scalar(), m.value(i));
   }
+  auto same_key = [](const auto& x, const auto& y) { return x.first == y.first; };
+  if (out.size() <= kScanned) {
+    for (auto it = out.begin(); it != out.end(); ++it) {
+      if (std::any_of(out.begin(), it, [&](const auto& e) { return same_key(e, *it); })) {
+        return std::nullopt;
+      }
+    }
+    return out;
+  }
   std::sort(out.begin(), out.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
-  auto dup = std::adjacent_find(out.begin(), out.end(),
-                                [](const auto& x, const auto& y) { return x.first == y.first; });
-  if (dup != out.end()) return std::nullopt;
+  if (std::adjacent_find(out.begin(), out.end(), same_key) != out.end()) return std::nullopt;
   return out;
 }
 
 // The value under `key`; null when absent.
 NodeRef lookup(const Keyed& entries, std::string_view key) {
+  if (entries.size() <= kScanned) {
+    auto it = std::find_if(entries.begin(), entries.end(),
+                           [key](const auto& e) { return e.first == key; });
+    return it != entries.end() ? it->second : NodeRef();
+  }
   auto it = std::lower_bound(entries.begin(), entries.end(), key,
                              [](const auto& e, std::string_view k) { return e.first < k; });
   return it != entries.end() && it->first == key ? it->second : NodeRef();
@@ -129,7 +143,7 @@ bool by_data(std::string_view key, NodeRef original, NodeRef edited,
     // The usual case, one field set or taken out: no copies.
     const placement::FieldChange& change = *group.front().change;
     if (change.remove) return !edited;
-    return edited && yaml::to_value(edited) == change.value;
+    return edited && yaml::equals(edited, change.value);
   }
   Value holder = Value::mapping();
   if (original) holder.set(std::string(key), yaml::to_value(original));
@@ -137,7 +151,7 @@ bool by_data(std::string_view key, NodeRef original, NodeRef edited,
     apply_keys(holder, p.keys, *p.change);
   const Value* expected = holder.find(key);
   if (expected == nullptr) return !edited;
-  return edited && yaml::to_value(edited) == *expected;
+  return edited && yaml::equals(edited, *expected);
 }
 
 bool walk_sequence(NodeRef original, NodeRef edited, std::span<const Pending> pending) {

@@ -39,6 +39,7 @@ void add_containers(NodeRef spec, std::string_view field, bool init, std::vector
     c.image = item.get("image");
     NodeRef image = c.image.resolved();
     if (image.is_scalar()) c.image_ref = std::string(image.scalar());
+    if (c.image) c.reference = image::Reference::try_parse(c.image_ref, &c.reference_error);
     c.pull_policy = string_at(item, "imagePullPolicy");
     out.push_back(std::move(c));
   }

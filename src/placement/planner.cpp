@@ -127,11 +127,11 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
              archfit::quoted(c.name) + "].image";
     };
     auto who = [&c] { return "container " + archfit::quoted(c.name); };
-    std::string why;
-    auto ref = image::Reference::try_parse(c.image_ref, &why);
+    const std::optional<image::Reference>& ref = c.reference;
     if (!ref) {
       report.add("invalid-image-reference", Severity::Error,
-                 who() + ": " + why + "; archfit leaves this workload alone", c.image, field());
+                 who() + ": " + c.reference_error + "; archfit leaves this workload alone", c.image,
+                 field());
       facts.leave_alone = true;
       continue;
     }

@@ -5,6 +5,7 @@
 // anything whose characters one of them would scan differently. Double
 // quoting uses only escapes that JSON shares, so the output is also JSON.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -123,12 +124,13 @@ bool special_word(std::string_view s) {
 // quantities like 100m are not numbers to anyone and stay plain.
 bool number_like(std::string_view s) {
   std::string t;
-  t.reserve(s.size());
-  for (char c : s) {
-    if (c != '_') t += c;
+  const bool had_underscore = s.find('_') != std::string_view::npos;
+  if (had_underscore) {
+    for (char c : s) {
+      if (c != '_') t += c;
+    }
   }
-  const bool had_underscore = t.size() != s.size();
-  std::string_view r = t;
+  std::string_view r = had_underscore ? std::string_view(t) : s;
   if (!r.empty() && (r[0] == '+' || r[0] == '-')) r.remove_prefix(1);
 
   if (r.size() >= 2 && r[0] == '0' &&
@@ -188,11 +190,25 @@ bool flow_indicator(char32_t c) {
   return c == ',' || c == '[' || c == ']' || c == '{' || c == '}' || c == ':' || c == '?';
 }
 
+// Most values written are words like `app`, `kubernetes.io/arch` or `amd64`:
+// ASCII letters, digits and `-._/`, starting with a letter. No indicator,
+// document marker, comment, flow character or timestamp can be among them.
+bool simple_word(std::string_view s) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (!letter(s[0])) return false;
+  return std::all_of(s.begin(), s.end(), [&letter](char c) {
+    return letter(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '/';
+  });
+}
+
 }  // namespace
 
 bool plain_safe(std::string_view value, Context context) {
   if (value.empty()) return false;
   if (context == Context::Key && value.size() > kMaxImplicitKeyBytes) return false;
+  // Of the simple words, only the special ones (`yes`, `Null`...) and inf/nan
+  // read as anything but a string.
+  if (simple_word(value)) return !special_word(value) && !number_like(value);
 
   // The first character: indicators start other tokens. A '-' followed by a
   // non-space starts a plain scalar in every reader (`-Xmx512m`); '?' and ':'

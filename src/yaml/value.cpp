@@ -2,6 +2,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include <archfit/base/error.hpp>
 #include <archfit/yaml/scalar.hpp>
@@ -299,7 +300,95 @@ void append_json(std::string& out, const Value& v) {
   }
 }
 
+// The direct comparison of equals(): the answer, or nullopt when the node needs
+// the full conversion. Counts nodes as Converter does, so that the limits give
+// the same verdict.
+class Comparer {
+ public:
+  explicit Comparer(const Limits& limits) : limits_(limits) {}
+
+  std::optional<bool> equal(NodeRef node, const Value& v, std::uint32_t depth) {
+    if (++seen_ > limits_.max_alias_expansion || depth > limits_.max_depth) return std::nullopt;
+    switch (node.kind()) {
+      case Kind::Scalar:
+        return scalar(node, v);
+      case Kind::Sequence: {
+        // Aliases among the items do not change their number.
+        if (!v.is_sequence() || v.items().size() != node.size()) return false;
+        bool all = true;
+        for (std::size_t i = 0; i < node.size(); ++i) {
+          std::optional<bool> same = equal(node.item(i), v.items()[i], depth + 1);
+          if (!same) return std::nullopt;
+          all = all && *same;
+        }
+        return all;
+      }
+      case Kind::Mapping:
+        return mapping(node, v, depth);
+      case Kind::Alias:
+        break;
+    }
+    return std::nullopt;
+  }
+
+ private:
+  static std::optional<bool> scalar(NodeRef node, const Value& v) {
+    Resolved r = node.resolve();
+    switch (r.type) {
+      case ScalarType::Null:
+        return v.is_null();
+      case ScalarType::Bool:
+        return v.type() == Value::Type::Bool && v.as_bool() == r.boolean;
+      case ScalarType::Int:
+        if (r.is_big || r.is_unsigned) return std::nullopt;
+        if (v.type() == Value::Type::Int) return v.as_int() == r.integer;
+        if (v.type() == Value::Type::Float) return v.as_float() == static_cast<double>(r.integer);
+        return false;
+      case ScalarType::Float:
+        return Value::real(r.real) == v;
+      case ScalarType::String:
+      case ScalarType::Merge:
+        break;
+    }
+    return v.is_string() && v.as_string() == node.scalar();
+  }
+
+  std::optional<bool> mapping(NodeRef node, const Value& v, std::uint32_t depth) {
+    if (!v.is_mapping()) return false;
+    const Value::Mapping& entries = v.entries();
+    // Duplicate and merge keys change the number of entries.
+    if (entries.size() != node.size() || entries.size() > 64) return std::nullopt;
+    // Each key must be a plain string key matching a distinct entry of v.
+    std::uint64_t matched = 0;
+    bool all = true;
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      NodeRef k = node.key(i);
+      if (!k.is_scalar() || k.resolve().type != ScalarType::String) return std::nullopt;
+      std::string_view key = k.scalar();
+      auto it = std::find_if(entries.begin(), entries.end(),
+                             [key](const Value::Entry& e) { return e.first == key; });
+      if (it == entries.end()) return false;  // nothing takes a key away
+      auto at = static_cast<std::size_t>(it - entries.begin());
+      if (matched & (std::uint64_t{1} << at)) return std::nullopt;  // a duplicate key
+      matched |= std::uint64_t{1} << at;
+      std::optional<bool> same = equal(node.value(i), it->second, depth + 1);
+      if (!same) return std::nullopt;
+      all = all && *same;
+    }
+    return all;
+  }
+
+  const Limits& limits_;
+  std::size_t seen_ = 0;
+};
+
 }  // namespace
+
+bool equals(NodeRef node, const Value& value, const Limits& limits) {
+  if (!node) return value.is_null();
+  if (std::optional<bool> same = Comparer(limits).equal(node, value, 0)) return *same;
+  return to_value(node, limits) == value;
+}
 
 Value to_value(NodeRef node, const Limits& limits) {
   if (!node) return Value();

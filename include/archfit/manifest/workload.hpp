@@ -3,10 +3,12 @@
 // pod templates carries the containers whose images decide where it can run.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <archfit/image/reference.hpp>
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::manifest {
@@ -18,6 +20,10 @@ struct Container {
   yaml::NodeRef image;      // the `image` value node; null when the key is missing
   std::string image_ref;    // the image string; "" when missing or not a string
   std::string pull_policy;  // imagePullPolicy as written; "" when not set
+  // image_ref parsed, once for every later use; nullopt when the `image` key
+  // is missing or its value is not a valid reference (why in reference_error).
+  std::optional<image::Reference> reference;
+  std::string reference_error;
 };
 
 struct PodTemplate {

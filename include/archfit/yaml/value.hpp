@@ -64,6 +64,11 @@ class Value {
 // expanding aliases would produce more than limits.max_alias_expansion nodes.
 Value to_value(NodeRef node, const Limits& limits = {});
 
+// to_value(node, limits) == value, without building the node's Value where it
+// needs no expansion (no aliases, merge keys, duplicate keys or keys that are
+// not strings); such nodes are converted as to_value does and compared.
+bool equals(NodeRef node, const Value& value, const Limits& limits = {});
+
 // Compact JSON, for messages and tests.
 std::string to_json(const Value& value);
 

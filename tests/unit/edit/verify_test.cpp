@@ -119,6 +119,34 @@ TEST(Verify, AScalarThatReadsDifferentlyIsCaught) {
   EXPECT_FALSE(c.full);
 }
 
+// Mappings of more than a few keys are looked up sorted: the walk proves an
+// edit in one, and catches a changed key, a lost key and a duplicate there.
+TEST(Verify, LargeMappingsAreWalkedToo) {
+  std::string keys;
+  for (int i = 0; i < 20; ++i)
+    keys += "      k" + std::to_string(19 - i) + ": v" + std::to_string(i) + "\n";
+  const std::string before = "spec:\n  template:\n    spec:\n" + keys;
+  const std::string after = before + "      nodeSelector: {a: b}\n";
+  const std::vector<FieldChange> changes{set({"spec", "nodeSelector"}, "{a: b}")};
+  Check ok = check(before, after, "spec.template", changes);
+  EXPECT_TRUE(ok.walk);
+  EXPECT_TRUE(ok.full);
+
+  std::string changed = after;
+  changed.replace(changed.find("k7: v12"), 7, "k7: v13");
+  EXPECT_FALSE(check(before, changed, "spec.template", changes).full);
+
+  std::string lost = after;
+  lost.erase(lost.find("      k7: v12\n"), 14);
+  EXPECT_FALSE(check(before, lost, "spec.template", changes).full);
+
+  // A duplicate key proves nothing by the walk; the data comparison decides.
+  const std::string doubled = after + "      k7: v12\n";
+  Check dup = check(before, doubled, "spec.template", changes);
+  EXPECT_FALSE(dup.walk);
+  EXPECT_TRUE(dup.full);
+}
+
 TEST(Verify, StyleOnlyDifferencesFallBackToData) {
   // A quoted and a plain string are the same data; the walk cannot tell.
   const char* before = "spec:\n  template:\n    spec:\n      name: 'web'\n";

@@ -73,5 +73,58 @@ TEST(Value, SetFindErase) {
   EXPECT_EQ(to_json(m), R"({"b":"x"})");
 }
 
+// equals(node, v) answers exactly what to_value(node) == v does, for every
+// pair of these documents: plain ones (compared directly) and ones with
+// aliases, merge keys, duplicate keys and non-string keys (converted).
+TEST(Value, EqualsAgreesWithConversion) {
+  const std::vector<std::string> docs = {
+      "a: 1\nb: [x, y]\n",
+      "b: [x, y]\na: 1\n",
+      "a: 1.0\nb: [x, y]\n",
+      "a: '1'\nb: [x, y]\n",
+      "a: 1\nb: [y, x]\n",
+      "a: 1\nb: [x]\n",
+      "a: 1\nb: [x, y]\nc: ~\n",
+      "a: 1\nc: [x, y]\n",
+      "a: 1\na: 2\n",
+      "a: 2\nb: [x, y]\n",
+      "a: 2\n",
+      "{a: 2, b: 3}\n",
+      "base: &b [x, y]\na: 1\nb: *b\n",
+      "a: 1\nb: [x, y]\nbase: [x, y]\n",
+      "m: &m {a: 1}\n<<: *m\nb: [x, y]\n",
+      "1: a\ntrue: b\n",
+      "'1': a\n'true': b\n",
+      "a: yes\nb: on\n",
+      "a: true\nb: true\n",
+      "a: 18446744073709551615\n",
+      "a: 1.8446744073709552e19\n",
+      "a: .nan\n",
+      "a: .NaN\n",
+      "a: !!str 12\n",
+      "a: '12'\n",
+      "a: 12\n",
+      "[1, 2.0, x, ~, true]\n",
+      "[1.0, 2, x, null, yes]\n",
+      "- {a: 1}\n- [b]\n",
+      "x\n",
+      "~\n",
+      "? [x]\n: d\n",
+      "\"[\\\"x\\\"]\": d\n",
+  };
+  std::vector<Tree> trees;
+  for (const std::string& doc : docs)
+    trees.push_back(parse_document(doc));
+  for (std::size_t i = 0; i < trees.size(); ++i) {
+    for (std::size_t j = 0; j < trees.size(); ++j) {
+      Value v = to_value(trees[j].root());
+      EXPECT_EQ(equals(trees[i].root(), v), to_value(trees[i].root()) == v)
+          << "node: " << docs[i] << "value: " << docs[j];
+    }
+  }
+  EXPECT_TRUE(equals(NodeRef(), Value()));
+  EXPECT_FALSE(equals(NodeRef(), Value::string("")));
+}
+
 }  // namespace
 }  // namespace archfit::yaml
