@@ -10,8 +10,14 @@ using yaml::Value;
 
 namespace {
 
-std::string spaces(int n) {
-  return std::string(static_cast<std::size_t>(n > 0 ? n : 0), ' ');
+// The renderers append to one string; the public functions below wrap them.
+void add_spaces(std::string& out, int n) {
+  out.append(static_cast<std::size_t>(n > 0 ? n : 0), ' ');
+}
+
+void add_line(std::string& out, const Layout& layout, int column) {
+  out += layout.newline;
+  add_spaces(out, column);
 }
 
 bool is_collection(const Value& v) {
@@ -22,100 +28,156 @@ bool is_empty_collection(const Value& v) {
   return (v.is_mapping() && v.entries().empty()) || (v.is_sequence() && v.items().empty());
 }
 
-std::string key_text(const std::string& key, bool flow) {
-  return yaml::emit_string(key, flow ? yaml::Context::Flow : yaml::Context::Key);
+void add_key(std::string& out, const std::string& key, bool flow) {
+  out += yaml::emit_string(key, flow ? yaml::Context::Flow : yaml::Context::Key);
+}
+
+void add_flow(std::string& out, const Value& v);
+
+void add_scalar(std::string& out, const Value& v, bool flow) {
+  switch (v.type()) {
+    case Value::Type::Null:
+      out += "null";
+      return;
+    case Value::Type::Bool:
+      out += v.as_bool() ? "true" : "false";
+      return;
+    case Value::Type::Int:
+      out += std::to_string(v.as_int());
+      return;
+    case Value::Type::Float: {
+      double d = v.as_float();
+      if (std::isnan(d)) {
+        out += ".nan";
+      } else if (std::isinf(d)) {
+        out += d > 0 ? ".inf" : "-.inf";
+      } else {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%.17g", d);
+        std::string_view text = buf;
+        out += text;
+        if (text.find_first_of(".e") == std::string_view::npos) out += ".0";
+      }
+      return;
+    }
+    case Value::Type::String:
+      out += yaml::emit_string(v.as_string(), flow ? yaml::Context::Flow : yaml::Context::Block);
+      return;
+    default:
+      add_flow(out, v);
+  }
+}
+
+void add_flow(std::string& out, const Value& v) {
+  if (v.is_mapping()) {
+    out += '{';
+    bool first = true;
+    for (const Value::Entry& e : v.entries()) {
+      if (!first) out += ", ";
+      first = false;
+      add_key(out, e.first, true);
+      out += ": ";
+      add_flow(out, e.second);
+    }
+    out += '}';
+  } else if (v.is_sequence()) {
+    out += '[';
+    bool first = true;
+    for (const Value& item : v.items()) {
+      if (!first) out += ", ";
+      first = false;
+      add_flow(out, item);
+    }
+    out += ']';
+  } else {
+    add_scalar(out, v, true);
+  }
+}
+
+void add_entries(std::string& out, const Value& mapping, int column, const Layout& layout);
+void add_item(std::string& out, const Value& v, int dash_column, const Layout& layout);
+
+void add_after_key(std::string& out, const Value& v, int key_column, const Layout& layout) {
+  if (!is_collection(v)) {
+    out += ' ';
+    add_scalar(out, v, false);
+  } else if (is_empty_collection(v)) {
+    out += v.is_mapping() ? " {}" : " []";
+  } else if (v.is_mapping()) {
+    int column = key_column + layout.indent;
+    add_line(out, layout, column);
+    add_entries(out, v, column, layout);
+  } else {
+    int dash = key_column + (layout.indent_sequences ? layout.indent : 0);
+    for (const Value& item : v.items()) {
+      add_line(out, layout, dash);
+      out += '-';
+      add_item(out, item, dash, layout);
+    }
+  }
+}
+
+void add_entries(std::string& out, const Value& mapping, int column, const Layout& layout) {
+  bool first = true;
+  for (const Value::Entry& e : mapping.entries()) {
+    if (!first) add_line(out, layout, column);
+    first = false;
+    add_key(out, e.first, false);
+    out += ':';
+    add_after_key(out, e.second, column, layout);
+  }
+}
+
+void add_item(std::string& out, const Value& v, int dash_column, const Layout& layout) {
+  if (!is_collection(v) || is_empty_collection(v)) return add_after_key(out, v, 0, layout);
+  int column = dash_column + 2;
+  if (v.is_mapping()) {
+    out += ' ';
+    return add_entries(out, v, column, layout);
+  }
+  // A sequence in a sequence: "- - a\n  - b".
+  bool first = true;
+  for (const Value& item : v.items()) {
+    if (first) {
+      out += " -";
+    } else {
+      add_line(out, layout, column);
+      out += '-';
+    }
+    first = false;
+    add_item(out, item, column, layout);
+  }
 }
 
 }  // namespace
 
 std::string render_scalar(const Value& v, bool flow) {
-  switch (v.type()) {
-    case Value::Type::Null:
-      return "null";
-    case Value::Type::Bool:
-      return v.as_bool() ? "true" : "false";
-    case Value::Type::Int:
-      return std::to_string(v.as_int());
-    case Value::Type::Float: {
-      double d = v.as_float();
-      if (std::isnan(d)) return ".nan";
-      if (std::isinf(d)) return d > 0 ? ".inf" : "-.inf";
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", d);
-      std::string s = buf;
-      if (s.find_first_of(".e") == std::string::npos) s += ".0";
-      return s;
-    }
-    case Value::Type::String:
-      return yaml::emit_string(v.as_string(), flow ? yaml::Context::Flow : yaml::Context::Block);
-    default:
-      return render_flow(v);
-  }
+  std::string out;
+  add_scalar(out, v, flow);
+  return out;
 }
 
 std::string render_flow(const Value& v) {
-  if (v.is_mapping()) {
-    std::string out = "{";
-    bool first = true;
-    for (const Value::Entry& e : v.entries()) {
-      if (!first) out += ", ";
-      first = false;
-      out += key_text(e.first, true) + ": " + render_flow(e.second);
-    }
-    return out + "}";
-  }
-  if (v.is_sequence()) {
-    std::string out = "[";
-    bool first = true;
-    for (const Value& item : v.items()) {
-      if (!first) out += ", ";
-      first = false;
-      out += render_flow(item);
-    }
-    return out + "]";
-  }
-  return render_scalar(v, true);
+  std::string out;
+  add_flow(out, v);
+  return out;
 }
 
 std::string render_after_key(const Value& v, int key_column, const Layout& layout) {
-  if (!is_collection(v)) return " " + render_scalar(v, false);
-  if (is_empty_collection(v)) return v.is_mapping() ? " {}" : " []";
-  if (v.is_mapping()) {
-    int column = key_column + layout.indent;
-    return layout.newline + spaces(column) + render_entries(v, column, layout);
-  }
-  int dash = key_column + (layout.indent_sequences ? layout.indent : 0);
   std::string out;
-  for (const Value& item : v.items()) {
-    out += layout.newline + spaces(dash) + "-" + render_item(item, dash, layout);
-  }
+  add_after_key(out, v, key_column, layout);
   return out;
 }
 
 std::string render_entries(const Value& mapping, int column, const Layout& layout) {
   std::string out;
-  bool first = true;
-  for (const Value::Entry& e : mapping.entries()) {
-    if (!first) out += layout.newline + spaces(column);
-    first = false;
-    out += key_text(e.first, false) + ":" + render_after_key(e.second, column, layout);
-  }
+  add_entries(out, mapping, column, layout);
   return out;
 }
 
 std::string render_item(const Value& v, int dash_column, const Layout& layout) {
-  if (!is_collection(v)) return " " + render_scalar(v, false);
-  if (is_empty_collection(v)) return v.is_mapping() ? " {}" : " []";
-  int column = dash_column + 2;
-  if (v.is_mapping()) return " " + render_entries(v, column, layout);
-  // A sequence in a sequence: "- - a\n  - b".
   std::string out;
-  bool first = true;
-  for (const Value& item : v.items()) {
-    out += first ? std::string(" -") : layout.newline + spaces(column) + "-";
-    first = false;
-    out += render_item(item, column, layout);
-  }
+  add_item(out, v, dash_column, layout);
   return out;
 }
 

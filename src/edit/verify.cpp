@@ -68,6 +68,14 @@ bool same(NodeRef a, NodeRef b) {
   const yaml::Node& x = a.node();
   const yaml::Node& y = b.node();
   if (x.kind != y.kind || x.kind == Kind::Alias || x.child_count != y.child_count) return false;
+  // A collection whose bytes are unchanged and that starts at the same column
+  // reads the same: the lines after its first keep their indentation, a flow
+  // collection delimits itself, and without an alias (no '*' at all) nothing
+  // in it refers to the rest of the document.
+  if (x.kind != Kind::Scalar && x.column == y.column) {
+    std::string_view text = a.text();
+    if (text == b.text() && text.find('*') == std::string_view::npos) return true;
+  }
   if (x.kind == Kind::Scalar) {
     return x.style == y.style && a.scalar() == b.scalar() && a.tag() == b.tag();
   }

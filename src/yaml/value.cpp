@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -356,9 +357,9 @@ class Comparer {
   std::optional<bool> mapping(NodeRef node, const Value& v, std::uint32_t depth) {
     if (!v.is_mapping()) return false;
     const Value::Mapping& entries = v.entries();
-    // Duplicate and merge keys change the number of entries.
-    if (entries.size() != node.size() || entries.size() > 64) return std::nullopt;
-    // Each key must be a plain string key matching a distinct entry of v.
+    if (node.size() > 64 || entries.size() > 64) return std::nullopt;
+    // Each key must be a string key matching a distinct entry of v (merge
+    // and duplicate keys need the conversion).
     std::uint64_t matched = 0;
     bool all = true;
     for (std::size_t i = 0; i < node.size(); ++i) {
@@ -368,14 +369,15 @@ class Comparer {
       auto it = std::find_if(entries.begin(), entries.end(),
                              [key](const Value::Entry& e) { return e.first == key; });
       if (it == entries.end()) return false;  // nothing takes a key away
-      auto at = static_cast<std::size_t>(it - entries.begin());
-      if (matched & (std::uint64_t{1} << at)) return std::nullopt;  // a duplicate key
-      matched |= std::uint64_t{1} << at;
+      const std::uint64_t bit = std::uint64_t{1} << (it - entries.begin());
+      if (matched & bit) return std::nullopt;  // a duplicate key
+      matched |= bit;
       std::optional<bool> same = equal(node.value(i), it->second, depth + 1);
       if (!same) return std::nullopt;
       all = all && *same;
     }
-    return all;
+    // The node's keys are distinct and all in v: v must have no others.
+    return all && static_cast<std::size_t>(std::popcount(matched)) == entries.size();
   }
 
   const Limits& limits_;

@@ -147,6 +147,20 @@ TEST(Verify, LargeMappingsAreWalkedToo) {
   EXPECT_TRUE(dup.full);
 }
 
+// Unchanged bytes prove an unchanged collection only without aliases: here
+// the aliased tolerations change, so the unchanged `copy` means something else.
+TEST(Verify, UnchangedTextWithAnAliasIsNotTrusted) {
+  const char* before =
+      "spec:\n  template:\n    spec:\n      tolerations: &t [{key: a}]\n"
+      "      copy: {of: *t}\n";
+  const char* after =
+      "spec:\n  template:\n    spec:\n      tolerations: &t [{key: b}]\n"
+      "      copy: {of: *t}\n";
+  Check c = check(before, after, "spec.template", {set({"spec", "tolerations"}, "[{key: b}]")});
+  EXPECT_FALSE(c.walk);
+  EXPECT_FALSE(c.full);
+}
+
 TEST(Verify, StyleOnlyDifferencesFallBackToData) {
   // A quoted and a plain string are the same data; the walk cannot tell.
   const char* before = "spec:\n  template:\n    spec:\n      name: 'web'\n";
