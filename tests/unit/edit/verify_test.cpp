@@ -39,6 +39,11 @@ Check check(const std::string& before, const std::string& after, const std::stri
                means_as_intended(a.root(), b.root(), applied)};
 }
 
+// A document whose pod template (at spec.template) has these pod spec lines.
+std::string pod_spec(const std::string& lines) {
+  return "spec:\n  template:\n    spec:\n" + lines;
+}
+
 const char* kDeployment = R"(apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -111,9 +116,8 @@ TEST(Verify, AMissingOrExtraKeyIsCaught) {
 
 TEST(Verify, AScalarThatReadsDifferentlyIsCaught) {
   // `"1"` is a string, `1` a number: the same characters, different data.
-  const char* before = "spec:\n  template:\n    spec:\n      priority: \"1\"\n";
-  const char* after =
-      "spec:\n  template:\n    spec:\n      priority: 1\n      nodeSelector: {a: b}\n";
+  const std::string before = pod_spec("      priority: \"1\"\n");
+  const std::string after = pod_spec("      priority: 1\n      nodeSelector: {a: b}\n");
   Check c = check(before, after, "spec.template", {set({"spec", "nodeSelector"}, "{a: b}")});
   EXPECT_FALSE(c.walk);
   EXPECT_FALSE(c.full);
@@ -125,7 +129,7 @@ TEST(Verify, LargeMappingsAreWalkedToo) {
   std::string keys;
   for (int i = 0; i < 20; ++i)
     keys += "      k" + std::to_string(19 - i) + ": v" + std::to_string(i) + "\n";
-  const std::string before = "spec:\n  template:\n    spec:\n" + keys;
+  const std::string before = pod_spec(keys);
   const std::string after = before + "      nodeSelector: {a: b}\n";
   const std::vector<FieldChange> changes{set({"spec", "nodeSelector"}, "{a: b}")};
   Check ok = check(before, after, "spec.template", changes);
@@ -150,12 +154,12 @@ TEST(Verify, LargeMappingsAreWalkedToo) {
 // Unchanged bytes prove an unchanged collection only without aliases: here
 // the aliased tolerations change, so the unchanged `copy` means something else.
 TEST(Verify, UnchangedTextWithAnAliasIsNotTrusted) {
-  const char* before =
-      "spec:\n  template:\n    spec:\n      tolerations: &t [{key: a}]\n"
-      "      copy: {of: *t}\n";
-  const char* after =
-      "spec:\n  template:\n    spec:\n      tolerations: &t [{key: b}]\n"
-      "      copy: {of: *t}\n";
+  const std::string before = pod_spec(
+      "      tolerations: &t [{key: a}]\n"
+      "      copy: {of: *t}\n");
+  const std::string after = pod_spec(
+      "      tolerations: &t [{key: b}]\n"
+      "      copy: {of: *t}\n");
   Check c = check(before, after, "spec.template", {set({"spec", "tolerations"}, "[{key: b}]")});
   EXPECT_FALSE(c.walk);
   EXPECT_FALSE(c.full);
@@ -163,9 +167,8 @@ TEST(Verify, UnchangedTextWithAnAliasIsNotTrusted) {
 
 TEST(Verify, StyleOnlyDifferencesFallBackToData) {
   // A quoted and a plain string are the same data; the walk cannot tell.
-  const char* before = "spec:\n  template:\n    spec:\n      name: 'web'\n";
-  const char* after =
-      "spec:\n  template:\n    spec:\n      name: web\n      nodeSelector: {a: b}\n";
+  const std::string before = pod_spec("      name: 'web'\n");
+  const std::string after = pod_spec("      name: web\n      nodeSelector: {a: b}\n");
   Check c = check(before, after, "spec.template", {set({"spec", "nodeSelector"}, "{a: b}")});
   EXPECT_FALSE(c.walk);
   EXPECT_TRUE(c.full);
