@@ -16,7 +16,7 @@ declare -A allowed=(
   [cache]="base image"
   [resolve]="base image registry cache"
   [placement]="base yaml image manifest resolve"
-  [edit]="base yaml image manifest placement"
+  [edit]="base yaml"
   [report]="base placement"
   [cli]="*"
 )

@@ -362,17 +362,13 @@ std::vector<Field::Entry> Field::entries() const {
   if (is_null()) return out;
   if (!is_mapping()) fail("expected a mapping, got " + describe());
   yaml::NodeRef n = node_.resolved();
-  std::map<std::string, std::uint32_t, std::less<>> seen;  // key -> line
+  // A key given twice never gets here: the YAML parser refuses it.
   for (std::size_t i = 0; i < n.size(); ++i) {
     yaml::NodeRef key_node = n.key(i);
     std::string key(key_node.resolved().scalar());
     std::string path = path_.empty() ? key : path_ + "." + key;
     Field key_field = with(key_node, path);
     if (!key_node.resolved().is_scalar()) key_field.fail("keys must be strings");
-    if (auto it = seen.find(key); it != seen.end()) {
-      key_field.fail("given twice (also at line " + std::to_string(it->second) + "); keep one");
-    }
-    seen.emplace(key, origin_->at(key_node).line);
     out.push_back(Entry{key, key_field, with(n.value(i), path)});
   }
   return out;

@@ -88,8 +88,8 @@ class Field {
 
   // Items of a list, named <path>[i]. A flat field may be comma-separated text.
   std::vector<Field> items() const;
-  // Entries of a mapping, values named <path>.<key>; a key given twice is an
-  // error. A flat field is parsed as YAML first.
+  // Entries of a mapping, values named <path>.<key> (the YAML parser has
+  // refused keys given twice). A flat field is parsed as YAML first.
   std::vector<Entry> entries() const;
   // entries() of a mapping whose keys must be among `keys` (unknown ones are
   // errors with a did-you-mean).

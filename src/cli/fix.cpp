@@ -83,7 +83,9 @@ int run_fix(const FixOptions& o) {
                                   "b/" + file.input.name);
       }
     }
-    return changed > 0 || unfixed_errors ? kChangesOrFindings : kOk;
+    // Exactly when lint reports a finding fix would fix: what fix cannot fix
+    // is lint's to report.
+    return changed > 0 ? kChangesOrFindings : kOk;
   }
 
   // Each file is replaced whole or left as it was; a file that cannot be

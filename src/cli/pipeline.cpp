@@ -9,7 +9,6 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/parallel_for.hpp>
-#include <archfit/edit/document.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/placement/plan.hpp>
@@ -17,6 +16,7 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
+#include "cli/document_edits.hpp"
 #include "cli/wants.hpp"
 
 namespace archfit::cli {
@@ -210,51 +210,52 @@ class Pipeline {
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
-    std::vector<edit::TemplateEdit> edits;
-    // For each edit: its template, and where its findings are in work.findings.
-    std::vector<placement::TemplateContext> edited;
+    std::vector<PlannedTemplate> planned;
+    // For each planned template: where its findings are in work.findings.
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
+    std::size_t index = 0;
     for (const manifest::Workload& w : workloads) {
       ++work.workloads;
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
         placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet()};
-        placement::TemplatePlan plan = placement::plan_template(where, config_, lookup, action);
+        PlannedTemplate& p = planned.emplace_back();
+        p.plan = placement::plan_template(where, config_, lookup, action);
+        p.where = std::move(where);
+        p.path = join_path(w.path, t.path);
+        p.index = index++;
         std::size_t begin = work.findings.size();
-        for (placement::Finding& f : plan.findings) {
+        for (placement::Finding& f : p.plan.findings) {
           if (f.rule == "unresolved-image" && f.severity == placement::Severity::Error) {
             work.unresolved_failure = true;
           }
           work.findings.push_back(std::move(f));
         }
-        if (plan.changes.empty()) continue;
-        edits.push_back(
-            edit::TemplateEdit{t.node, join_path(w.path, t.path), std::move(plan.changes)});
-        edited.push_back(std::move(where));
+        p.plan.findings.clear();
         finding_ranges.emplace_back(begin, work.findings.size());
       }
     }
-    if (edits.empty()) return Outcome::Unchanged;
-
-    edit::DocumentResult result =
-        edit::edit_document(tree, doc.first_line, edits, task_ == Task::Lint);
+    EditOutcome outcome =
+        apply_plans(tree, doc.first_line, planned, config_.kinds, task_ == Task::Lint);
     std::size_t removed = 0;  // findings taken out before the next range
-    for (const auto& [i, reason] : result.uneditable) {
+    for (const auto& [i, reason] : outcome.left_alone) {
       auto [begin, end] = finding_ranges[i];
-      removed += report_uneditable(edited[i], edits[i].path, reason,
+      removed += report_uneditable(planned[i].where, planned[i].path, reason,
                                    {begin - removed, end - removed}, lookup, action, work.findings);
     }
-    if (!result.changed) return Outcome::Unchanged;
-    work.edited = std::move(result.text);
+    if (!outcome.changed || task_ == Task::Lint || outcome.text == doc.text) {
+      return Outcome::Unchanged;
+    }
+    work.edited = std::move(outcome.text);
     return Outcome::Changed;
   }
 
   // fix plans quietly (see TemplateContext::quiet).
   bool quiet() const { return task_ != Task::Lint; }
 
-  // A template archfit cannot edit: what it would have fixed is left to a
-  // person, who is told why, and all of it (fix planned it quietly, so it is
-  // planned again for every finding).
+  // A template archfit leaves as it is: what it would have fixed is left to
+  // a person, who is told why, and all of it (fix planned it quietly, so it
+  // is planned again for every finding).
   // Returns how many findings it took out of the range (to be planned again).
   std::size_t report_uneditable(placement::TemplateContext where, const std::string& path,
                                 const std::string& reason,
@@ -280,10 +281,7 @@ class Pipeline {
     placement::Finding f;
     f.rule = "uneditable-yaml";
     f.severity = placement::Severity::Error;
-    f.message =
-        "archfit cannot change this pod template without changing another part of "
-        "the document: " +
-        reason + "; make the change by hand";
+    f.message = "archfit leaves this pod template as it is: " + reason + "; make the change by hand";
     f.file = where.file;
     f.document = where.document;
     f.line = where.pod_template->node.line();
@@ -323,6 +321,11 @@ RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
     FileResult& file = run.files.emplace_back();
     file.input = input;
     file.original = input.is_stdin ? read_stdin() : read_file(input.path);
+    try {
+      yaml::check_encoding(file.original);
+    } catch (const Error& e) {
+      throw e.in_file(input.name);
+    }
     pipeline.first_pass(file);
   }
   pipeline.second_pass();

@@ -28,9 +28,13 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
       // All of a template's changes, or none of them.
       DocumentEditor::Mark mark = editor.checkpoint();
       bool ok = true;
-      for (const placement::FieldChange& change : edit.changes) {
-        ok = change.remove ? editor.remove(edit.pod_template, change.path)
-                           : editor.set(edit.pod_template, change.path, change.value);
+      for (const yaml::FieldChange& change : edit.changes) {
+        if (change.remove) {
+          ok = editor.remove(edit.pod_template, change.path);
+        } else {
+          ok = editor.set(edit.pod_template, change.path, change.value,
+                          change.position.value_or(static_cast<std::size_t>(-1)));
+        }
         if (!ok) break;
       }
       if (!ok) {
@@ -46,26 +50,29 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
   }
   result.uneditable = std::move(refused);
   if (check_only || editor.empty()) return result;
-  result.text = editor.apply();
+  try {
+    result.text = editor.apply();
+  } catch (const Error& e) {
+    result.unverified = e.message();
+    return result;
+  }
   result.changed = true;
 
-  Location where;
-  where.line = first_line + 1;
   yaml::Tree reparsed;
   try {
     reparsed = yaml::parse_document(result.text, first_line);
   } catch (const Error& e) {
-    fail(ErrorKind::Internal,
-         "internal error: the edited document no longer parses (" + e.message() +
-             "); nothing was written. Please report this with the document.",
-         where);
+    result.unverified = "the edited document no longer parses (" + e.message() + ")";
+    return result;
   }
-  if (!means_as_intended(tree.root(), reparsed.root(), applied)) {
-    fail(ErrorKind::Internal,
-         "internal error: the edited document does not mean what archfit intended; nothing was "
-         "written. Please report this with the document.",
-         where);
+  bool meant = false;
+  try {
+    meant = means_as_intended(tree.root(), reparsed.root(), applied);
+  } catch (const Error& e) {
+    result.unverified = e.message();
+    return result;
   }
+  if (!meant) result.unverified = "the edited document does not mean what archfit intended";
   return result;
 }
 

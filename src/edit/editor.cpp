@@ -5,16 +5,18 @@
 #include <archfit/edit/render.hpp>
 #include <archfit/yaml/scalar.hpp>
 
+#include "edit/align.hpp"
+#include "edit/text_positions.hpp"
+
 namespace archfit::edit {
 
+using detail::kNoPosition;
 using yaml::NodeId;
 using yaml::NodeRef;
 using yaml::Style;
 using yaml::Value;
 
 namespace {
-
-constexpr std::uint32_t kNone = 0xffffffffu;
 
 std::string spaces(int n) {
   return std::string(static_cast<std::size_t>(n > 0 ? n : 0), ' ');
@@ -26,11 +28,6 @@ bool same_kind(NodeRef node, const Value& v) {
 
 bool is_empty_collection(const Value& v) {
   return (v.is_mapping() && v.entries().empty()) || (v.is_sequence() && v.items().empty());
-}
-
-std::string key_of(NodeRef key) {
-  NodeRef k = key.resolved();
-  return k.is_scalar() ? std::string(k.scalar()) : std::string();
 }
 
 Value nest(const std::vector<std::string>& path, std::size_t from, const Value& value) {
@@ -56,13 +53,24 @@ std::vector<std::pair<std::size_t, std::size_t>> runs(const std::vector<std::siz
   return out;
 }
 
+bool has_merge_key(NodeRef mapping) {
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    if (yaml::is_merge_key(mapping.key(i))) return true;
+  }
+  return false;
+}
+
+std::string where(NodeRef node) {
+  return "line " + std::to_string(node.line()) + ", column " + std::to_string(node.column());
+}
+
 }  // namespace
 
 // One set() or remove(): collects splices and commits them only if the whole
 // operation can be done.
 class DocumentEditor::Session {
  public:
-  explicit Session(DocumentEditor& editor) : e_(editor), text_(editor.tree_.text()) {}
+  explicit Session(DocumentEditor& editor) : e_(editor), at_(editor.tree_.text()) {}
 
   bool failed() const { return !failure_.empty(); }
   bool fail(std::string why) {
@@ -85,7 +93,7 @@ class DocumentEditor::Session {
   // Nodes that may change: none of them, nor any ancestor, is the target of an
   // alias (the alias would change too).
   bool editable(NodeRef node) {
-    for (NodeId n = node.id(); n != kNone; n = e_.parent_[n]) {
+    for (NodeId n = node.id(); n != kNoPosition; n = e_.parent_[n]) {
       if (e_.alias_uses_[n] > 0) return fail(anchor_message(NodeRef(&e_.tree_, n)));
     }
     return true;
@@ -106,71 +114,117 @@ class DocumentEditor::Session {
   }
 
   void diff(NodeRef node, const Value& want) {
-    if (failed()) return;
-    if (node.is_alias()) return replace(node, want);
-    if (yaml::equals(node, want)) return;
-    if (node.is_mapping() && want.is_mapping() && !want.entries().empty()) {
-      std::vector<std::size_t> removed;
-      Value added = Value::mapping();
-      std::size_t shared = 0;
-      for (std::size_t i = 0; i < node.size(); ++i) {
-        const Value* w = want.find(key_of(node.key(i)));
-        if (w == nullptr) {
-          removed.push_back(i);
-        } else {
-          ++shared;
+    if (failed() || yaml::equals(node, want)) return;
+    if (node.is_alias()) return (void)fail(alias_message(node));
+    if (node.is_mapping() && want.is_mapping()) return diff_mapping(node, want);
+    if (node.is_sequence() && want.is_sequence()) return diff_sequence(node, want);
+    replace(node, want);
+  }
+
+  void diff_mapping(NodeRef node, const Value& want) {
+    if (want.entries().empty()) return clear(node, want);
+    bool merges = has_merge_key(node);
+    std::vector<std::size_t> removed;
+    std::vector<bool> wanted(node.size(), false);
+    // New entries, by the existing key they go before (node.size(): at the end).
+    std::vector<std::pair<std::size_t, Value::Mapping>> inserts;
+    Value::Mapping waiting;
+    for (const Value::Entry& entry : want.entries()) {
+      std::size_t i = node.find(entry.first);
+      if (i != NodeRef::npos) {
+        wanted[i] = true;
+        if (!waiting.empty()) inserts.emplace_back(i, std::move(waiting));
+        waiting.clear();
+        diff(node.value(i), entry.second);
+        continue;
+      }
+      NodeRef merged_by;
+      if (merges) {
+        NodeRef merged = yaml::lookup(node, entry.first, &merged_by);
+        if (merged) {
+          if (!yaml::equals(merged, entry.second)) return (void)fail(merge_message(entry.first, merged_by));
+          continue;
         }
       }
-      if (shared == 0) return replace(node, want);
-      for (const Value::Entry& entry : want.entries()) {
-        std::size_t i = node.find(entry.first);
-        if (i == NodeRef::npos) {
-          added.set(entry.first, entry.second);
-        } else {
-          diff(node.value(i), entry.second);
-        }
-      }
-      remove_entries(node, removed);
-      if (!added.entries().empty()) insert_entries(node, added);
-      return;
+      waiting.push_back(entry);
     }
-    if (node.is_sequence() && want.is_sequence() && !want.items().empty()) {
-      const Value::Sequence& w = want.items();
-      if (node.size() == w.size()) {
-        for (std::size_t i = 0; i < w.size(); ++i)
-          diff(node.item(i), w[i]);
+    if (!waiting.empty()) inserts.emplace_back(node.size(), std::move(waiting));
+    for (std::size_t i = 0; i < node.size(); ++i) {
+      if (!wanted[i] && !yaml::is_merge_key(node.key(i))) removed.push_back(i);
+    }
+    if (merges) {
+      // A merged key the data no longer has cannot be taken out here.
+      Value all = yaml::to_value(node);
+      for (const Value::Entry& entry : all.entries()) {
+        NodeRef merged_by;
+        if (want.find(entry.first) == nullptr && node.find(entry.first) == NodeRef::npos) {
+          yaml::lookup(node, entry.first, &merged_by);
+          return (void)fail(merge_message(entry.first, merged_by));
+        }
+      }
+    }
+    if (!removed.empty() && removed.size() == node.size() && !inserts.empty()) {
+      return replace(node, want);
+    }
+    remove_entries(node, removed);
+    for (auto& [before, entries] : inserts)
+      insert_entries(node, entries, before);
+  }
+
+  void diff_sequence(NodeRef node, const Value& want) {
+    const Value::Sequence& w = want.items();
+    if (w.empty()) return clear(node, want);
+    detail::Alignment a = detail::align(node.size(), w.size(), [&](std::size_t i, std::size_t j) {
+      return yaml::equals(node.item(i), w[j]);
+    });
+    if (a.removed.size() == node.size() && !a.removed.empty()) return replace(node, want);
+    remove_items(node, a.removed);
+    // New items go before the next item that stays, or at the end.
+    Value::Sequence waiting;
+    for (std::size_t j = 0; j < w.size(); ++j) {
+      if (a.source[j] == detail::Alignment::kNew) {
+        waiting.push_back(w[j]);
+        continue;
+      }
+      if (!waiting.empty()) insert_items(node, waiting, a.source[j]);
+      waiting.clear();
+      if (!a.equal[j]) diff(node.item(a.source[j]), w[j]);
+    }
+    if (!waiting.empty()) insert_items(node, waiting, node.size());
+  }
+
+  // Empties a collection: a flow one keeps its brackets and what is between
+  // them and its entries (so that adding to `{ }` and emptying it again gives
+  // `{ }` back); a block one, which cannot be empty, becomes `{}` or `[]`.
+  void clear(NodeRef node, const Value& want) {
+    if (node.style() != Style::Flow || node.size() == 0) return replace(node, want);
+    if (!editable(node)) return;
+    std::vector<std::size_t> all(node.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
+      all[i] = i;
+    for (std::size_t i : all) {
+      if (node.is_mapping() ? !removable(node.key(i)) || !removable(node.value(i))
+                            : !removable(node.item(i))) {
         return;
       }
-      std::vector<std::size_t> removed;
-      std::size_t j = 0;
-      for (std::size_t i = 0; i < node.size(); ++i) {
-        if (j < w.size() && yaml::equals(node.item(i), w[j])) {
-          ++j;
-        } else {
-          removed.push_back(i);
-        }
-      }
-      if (j == 0 && node.size() > 0) return replace(node, want);
-      remove_items(node, removed);
-      if (j < w.size())
-        append_items(node, Value::Sequence(w.begin() + static_cast<long>(j), w.end()));
-      return;
     }
-    replace(node, want);
+    NodeRef first = node.is_mapping() ? node.key(0) : node.item(0);
+    NodeRef last = node.is_mapping() ? node.value(node.size() - 1) : node.item(node.size() - 1);
+    add(first.span().begin, last.span().end, "");
   }
 
   void replace(NodeRef node, const Value& want) {
     if (failed() || !removable(node)) return;
     NodeId parent_id = e_.parent_[node.id()];
-    if (parent_id == kNone) return (void)fail("cannot replace a whole document");
+    if (parent_id == kNoPosition) return (void)fail("cannot replace a whole document");
     if (!editable(NodeRef(&e_.tree_, parent_id))) return;
     NodeRef parent(&e_.tree_, parent_id);
+    std::string_view text = at_.text();
     Span span{node.span().begin, node.span().end};
     // A block scalar's span takes its line break along; give it back.
-    std::string tail =
-        span.end > span.begin && text_[span.end - 1] == '\n' ? e_.layout_.newline : "";
+    std::string tail = span.end > span.begin && text[span.end - 1] == '\n' ? e_.layout_.newline : "";
     if (parent.style() == Style::Flow) {
-      return add(span.begin, span.end, render_flow(want) + tail);
+      return add(span.begin, span.end, render_flow(want, e_.layout_.json) + tail);
     }
     bool in_place = node.style() == Style::Block && same_kind(node, want) &&
                     !is_empty_collection(want) && !node.is_alias();
@@ -181,9 +235,9 @@ class DocumentEditor::Session {
                  render_entries(want, entry_column(node), e_.layout_));
     }
     if (in_place && node.is_sequence()) {
-      std::uint32_t first_dash = dash_before(node.item(0));
-      if (first_dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
-      int dash = column_at(first_dash);
+      std::uint32_t first_dash = at_.dash_before(node.item(0));
+      if (first_dash == kNoPosition) return (void)fail("cannot find the '-' of a sequence item");
+      int dash = at_.column_at(first_dash);
       std::string out;
       for (const Value& item : want.items()) {
         if (!out.empty()) out += e_.layout_.newline + spaces(dash);
@@ -192,58 +246,79 @@ class DocumentEditor::Session {
       return add(first_dash, span.end, out);
     }
     if (parent.is_mapping()) {
-      std::size_t i = index_in(parent, node);
-      NodeRef key = parent.key(i);
-      std::uint32_t after_colon = colon_after(key);
-      if (after_colon == kNone) return (void)fail("cannot find the ':' after a key");
+      NodeRef key = parent.key(index_in(parent, node));
+      std::uint32_t after_colon = at_.colon_after(key);
+      if (after_colon == kNoPosition) return (void)fail(explicit_key_message(key));
       return add(after_colon, span.end,
-                 render_after_key(want, column_at(key.span().begin), e_.layout_) + tail);
+                 render_after_key(want, at_.column_at(key.span().begin), e_.layout_) + tail);
     }
-    std::uint32_t dash = dash_before(node);
-    if (dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
-    add(dash + 1, span.end, render_item(want, column_at(dash), e_.layout_) + tail);
+    std::uint32_t dash = at_.dash_before(node);
+    if (dash == kNoPosition) return (void)fail("cannot find the '-' of a sequence item");
+    add(dash + 1, span.end, render_item(want, at_.column_at(dash), e_.layout_) + tail);
   }
 
-  void insert_entries(NodeRef mapping, const Value& entries) {
-    if (failed() || !editable(mapping)) return;
+  void insert_entries(NodeRef mapping, const Value::Mapping& entries, std::size_t before) {
+    if (failed() || entries.empty() || !editable(mapping)) return;
+    if (has_merge_key(mapping)) {
+      for (const Value::Entry& entry : entries) {
+        NodeRef merged_by;
+        if (yaml::lookup(mapping, entry.first, &merged_by)) {
+          return (void)fail(merge_message(entry.first, merged_by));
+        }
+      }
+    }
+    if (mapping.style() == Style::Flow) {
+      std::vector<std::string> texts;
+      for (const Value::Entry& entry : entries) {
+        texts.push_back(render_key(entry.first, true) + ": " +
+                        render_flow(entry.second, e_.layout_.json));
+      }
+      return insert_flow(mapping, texts, before);
+    }
     if (mapping.size() == 0) {
       Value merged = yaml::to_value(mapping);
-      for (const Value::Entry& entry : entries.entries())
+      for (const Value::Entry& entry : entries)
         merged.set(entry.first, entry.second);
       return replace(mapping, merged);
     }
-    if (mapping.style() == Style::Flow) {
-      std::string out;
-      for (const Value::Entry& entry : entries.entries()) {
-        out += ", " + yaml::emit_string(entry.first, yaml::Context::Flow) + ": " +
-               render_flow(entry.second);
-      }
-      return add(mapping.value(mapping.size() - 1).span().end, kNone, out);
-    }
     int c = entry_column(mapping);
     std::string out;
-    for (const Value::Entry& entry : entries.entries()) {
-      out += spaces(c) + yaml::emit_string(entry.first, yaml::Context::Key) + ":" +
+    for (const Value::Entry& entry : entries) {
+      out += spaces(c) + render_key(entry.first, false) + ":" +
              render_after_key(entry.second, c, e_.layout_) + e_.layout_.newline;
+    }
+    if (before < mapping.size()) {
+      std::uint32_t key = mapping.key(before).span().begin;
+      if (at_.first_on_line(key)) return add(at_.line_start(key), at_.line_start(key), out, -1);
     }
     insert_lines(mapping.span().end, std::move(out), -2 * c);
   }
 
-  void append_items(NodeRef sequence, const Value::Sequence& items) {
-    if (failed() || !editable(sequence)) return;
-    if (sequence.size() == 0) return replace(sequence, Value::sequence(items));
+  void insert_items(NodeRef sequence, const Value::Sequence& items, std::size_t before) {
+    if (failed() || items.empty() || !editable(sequence)) return;
     if (sequence.style() == Style::Flow) {
-      std::string out;
+      std::vector<std::string> texts;
       for (const Value& item : items)
-        out += ", " + render_flow(item);
-      return add(sequence.item(sequence.size() - 1).span().end, kNone, out);
+        texts.push_back(render_flow(item, e_.layout_.json));
+      return insert_flow(sequence, texts, before);
     }
-    std::uint32_t first_dash = dash_before(sequence.item(0));
-    if (first_dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
-    int dash = column_at(first_dash);
+    if (sequence.size() == 0) {
+      Value::Sequence all = yaml::to_value(sequence).items();
+      all.insert(all.end(), items.begin(), items.end());
+      return replace(sequence, Value::sequence(std::move(all)));
+    }
+    std::uint32_t first_dash = at_.dash_before(sequence.item(0));
+    if (first_dash == kNoPosition) return (void)fail("cannot find the '-' of a sequence item");
+    int dash = at_.column_at(first_dash);
     std::string out;
     for (const Value& item : items) {
       out += spaces(dash) + "-" + render_item(item, dash, e_.layout_) + e_.layout_.newline;
+    }
+    if (before < sequence.size()) {
+      std::uint32_t next = at_.dash_before(sequence.item(before));
+      if (next != kNoPosition && at_.first_on_line(next)) {
+        return add(at_.line_start(next), at_.line_start(next), out, -1);
+      }
     }
     insert_lines(sequence.span().end, std::move(out), -2 * dash - 1);
   }
@@ -251,7 +326,7 @@ class DocumentEditor::Session {
   void remove_entries(NodeRef mapping, const std::vector<std::size_t>& removed) {
     if (failed() || removed.empty() || !editable(mapping)) return;
     std::size_t n = mapping.size();
-    if (removed.size() == n) return replace(mapping, Value::mapping());
+    if (removed.size() == n) return clear(mapping, Value::mapping());
     for (std::size_t i : removed) {
       if (!removable(mapping.key(i)) || !removable(mapping.value(i))) return;
     }
@@ -273,7 +348,7 @@ class DocumentEditor::Session {
   void remove_items(NodeRef sequence, const std::vector<std::size_t>& removed) {
     if (failed() || removed.empty() || !editable(sequence)) return;
     std::size_t n = sequence.size();
-    if (removed.size() == n) return replace(sequence, Value::sequence());
+    if (removed.size() == n) return clear(sequence, Value::sequence());
     for (std::size_t i : removed) {
       if (!removable(sequence.item(i))) return;
     }
@@ -286,16 +361,29 @@ class DocumentEditor::Session {
         }
         continue;
       }
-      std::uint32_t dash = dash_before(sequence.item(first));
-      if (dash == kNone) return (void)fail("cannot find the '-' of a sequence item");
+      std::uint32_t dash = at_.dash_before(sequence.item(first));
+      if (dash == kNoPosition) return (void)fail("cannot find the '-' of a sequence item");
       if (last + 1 < n) {
-        std::uint32_t next = dash_before(sequence.item(last + 1));
-        if (next == kNone) return (void)fail("cannot find the '-' of a sequence item");
+        std::uint32_t next = at_.dash_before(sequence.item(last + 1));
+        if (next == kNoPosition) return (void)fail("cannot find the '-' of a sequence item");
         add_whole_lines(dash, next);
       } else {
         remove_trailing_lines(dash, sequence.item(last).span().end);
       }
     }
+  }
+
+  std::string alias_message(NodeRef alias) const {
+    return "the value at " + where(alias) + " is the alias *" + std::string(alias.scalar()) +
+           ", which stands for the anchor &" + std::string(alias.target().anchor()) + " (line " +
+           std::to_string(alias.target().line()) +
+           "); archfit does not expand aliases, since the anchor would then no longer say what "
+           "this place holds";
+  }
+
+  std::string merge_message(std::string_view key, NodeRef merge_key) const {
+    return "\"" + std::string(key) + "\" comes in through the merge key `<<` at " +
+           where(merge_key) + ", and a key of archfit's own beside it would hide or change it";
   }
 
  private:
@@ -310,6 +398,15 @@ class DocumentEditor::Session {
            ") is used by an alias elsewhere, so editing it would change that place too";
   }
 
+  static std::string explicit_key_message(NodeRef key) {
+    return "the key at " + where(key) + " is written as an explicit `? key`, which archfit does not edit";
+  }
+
+  std::string render_key(const std::string& key, bool flow) const {
+    if (e_.layout_.json) return render_flow(Value::string(key), true);
+    return yaml::emit_string(key, flow ? yaml::Context::Flow : yaml::Context::Key);
+  }
+
   static std::size_t child_count(NodeRef n) {
     return n.is_mapping() ? 2 * n.size() : n.is_sequence() ? n.size() : 0;
   }
@@ -322,82 +419,103 @@ class DocumentEditor::Session {
     }
     return 0;
   }
-  // Columns count bytes from the line start: indentation is ASCII spaces,
-  // and what precedes a key on its line ("- ") is too.
-  int column_at(std::uint32_t pos) const { return static_cast<int>(pos - line_start(pos)); }
-  int entry_column(NodeRef mapping) const { return column_at(mapping.key(0).span().begin); }
+  int entry_column(NodeRef mapping) const { return at_.column_at(mapping.key(0).span().begin); }
 
-  // The position after the line that holds `pos` (a position at the start of
-  // a line is already there).
-  std::uint32_t end_of_line(std::uint32_t pos) const {
-    if (pos > 0 && text_[pos - 1] == '\n') return pos;
-    std::size_t lf = text_.find('\n', pos);
-    return lf == std::string_view::npos ? static_cast<std::uint32_t>(text_.size())
-                                        : static_cast<std::uint32_t>(lf + 1);
-  }
-  std::uint32_t line_start(std::uint32_t pos) const {
-    while (pos > 0 && text_[pos - 1] != '\n' && text_[pos - 1] != '\r')
-      --pos;
-    return pos;
-  }
-  bool first_on_line(std::uint32_t pos) const {
-    for (std::uint32_t i = line_start(pos); i < pos; ++i) {
-      if (text_[i] != ' ' && text_[i] != '\t') return false;
+  // What separates the items of a flow collection: what is between its
+  // first two items when that is only a comma and blanks, else a comma and
+  // a line break when its items stand on lines of their own, else ", ".
+  std::string flow_separator(NodeRef collection) const {
+    std::string_view text = at_.text();
+    auto first = [&](std::size_t i) {
+      return collection.is_mapping() ? collection.key(i) : collection.item(i);
+    };
+    auto last = [&](std::size_t i) {
+      return collection.is_mapping() ? collection.value(i) : collection.item(i);
+    };
+    if (collection.size() >= 2) {
+      std::uint32_t from = last(0).span().end;
+      std::string_view between = text.substr(from, first(1).span().begin - from);
+      bool plain = between.find(',') != std::string_view::npos &&
+                   between.find_first_not_of(", \t\r\n") == std::string_view::npos &&
+                   std::count(between.begin(), between.end(), ',') == 1;
+      if (plain) return std::string(between);
     }
-    return true;
+    NodeRef item = first(0);
+    if (item.line() != collection.line()) {
+      return "," + e_.layout_.newline + spaces(at_.column_at(item.span().begin));
+    }
+    return ", ";
   }
-  std::uint32_t colon_after(NodeRef key) const {
-    std::uint32_t pos = key.span().end;
-    while (pos < text_.size() && (text_[pos] == ' ' || text_[pos] == '\t'))
-      ++pos;
-    return pos < text_.size() && text_[pos] == ':' ? pos + 1 : kNone;
-  }
-  std::uint32_t dash_before(NodeRef item) const {
-    std::uint32_t pos = item.span().begin;
-    while (pos > 0 && (text_[pos - 1] == ' ' || text_[pos - 1] == '\t'))
-      --pos;
-    return pos > 0 && text_[pos - 1] == '-' ? pos - 1 : kNone;
+
+  // Adds `texts` (rendered entries or items) to a flow collection before
+  // item `before`, or at its end.
+  void insert_flow(NodeRef collection, const std::vector<std::string>& texts, std::size_t before) {
+    std::size_t n = collection.size();
+    if (n == 0) {
+      std::uint32_t open = at_.open_bracket(collection);
+      if (open == kNoPosition) return (void)fail("cannot find the bracket of a flow collection");
+      std::string out;
+      for (const std::string& t : texts) {
+        if (!out.empty()) out += ", ";
+        out += t;
+      }
+      return add(open + 1, open + 1, out);
+    }
+    std::string sep = flow_separator(collection);
+    std::string out;
+    if (before < n) {
+      for (const std::string& t : texts)
+        out += t + sep;
+      NodeRef next = collection.is_mapping() ? collection.key(before) : collection.item(before);
+      return add(next.span().begin, next.span().begin, out, -1);
+    }
+    for (const std::string& t : texts)
+      out += sep + t;
+    NodeRef last = collection.is_mapping() ? collection.value(n - 1) : collection.item(n - 1);
+    add(last.span().end, last.span().end, out);
   }
 
   void add(std::uint32_t begin, std::uint32_t end, std::string text, int rank = 0) {
-    pending_.push_back(Splice{begin, end == kNone ? begin : end, std::move(text), rank});
+    pending_.push_back(Splice{begin, end, std::move(text), rank});
   }
 
   // Inserts whole lines after the line that ends at `after`; at the end of a
   // document without a final line break, the break goes first instead.
   void insert_lines(std::uint32_t after, std::string lines, int rank) {
-    std::uint32_t pos = end_of_line(after);
-    if (pos == text_.size() && (pos == 0 || text_[pos - 1] != '\n')) {
+    std::uint32_t pos = at_.end_of_line(after);
+    std::string_view text = at_.text();
+    if (pos == text.size() && (pos == 0 || text[pos - 1] != '\n')) {
       const std::string& nl = e_.layout_.newline;
       lines = nl + lines.substr(0, lines.size() - nl.size());
     }
     add(pos, pos, std::move(lines), rank);
   }
 
-  // Deletes the lines from the one holding `first` through the one holding
-  // `last_end`; `first` must start its line.
   // Takes out [first, next): whole lines when both start their lines, so that
   // the removal meets a neighbouring one at a line start.
   void add_whole_lines(std::uint32_t first, std::uint32_t next) {
-    if (first_on_line(first) && first_on_line(next)) {
-      return add(line_start(first), line_start(next), "");
+    if (at_.first_on_line(first) && at_.first_on_line(next)) {
+      return add(at_.line_start(first), at_.line_start(next), "");
     }
     add(first, next, "");
   }
 
+  // Deletes the lines from the one holding `first` through the one holding
+  // `last_end`; `first` must start its line.
   void remove_trailing_lines(std::uint32_t first, std::uint32_t last_end) {
-    if (!first_on_line(first)) return (void)fail("cannot take out a line that holds more");
-    std::uint32_t begin = line_start(first);
-    std::uint32_t end = end_of_line(last_end);
-    if (end == text_.size() && (end == 0 || text_[end - 1] != '\n') && begin > 0) {
+    if (!at_.first_on_line(first)) return (void)fail("cannot take out a line that holds more");
+    std::string_view text = at_.text();
+    std::uint32_t begin = at_.line_start(first);
+    std::uint32_t end = at_.end_of_line(last_end);
+    if (end == text.size() && (end == 0 || text[end - 1] != '\n') && begin > 0) {
       // The last line has no break: take the one before it instead.
-      begin = begin >= 2 && text_[begin - 2] == '\r' ? begin - 2 : begin - 1;
+      begin = begin >= 2 && text[begin - 2] == '\r' ? begin - 2 : begin - 1;
     }
     add(begin, end, "");
   }
 
   DocumentEditor& e_;
-  std::string_view text_;
+  detail::TextPositions at_;
   std::vector<Splice> pending_;
   std::vector<NodeId> dropping_;
   std::string failure_;
@@ -405,7 +523,7 @@ class DocumentEditor::Session {
 
 DocumentEditor::DocumentEditor(const yaml::Tree& tree, Layout layout)
     : tree_(tree), layout_(std::move(layout)) {
-  parent_.assign(tree.node_count(), kNone);
+  parent_.assign(tree.node_count(), kNoPosition);
   alias_uses_.assign(tree.node_count(), 0);
   for (NodeId id = 0; id < tree.node_count(); ++id) {
     const yaml::Node& n = tree.node(id);
@@ -427,36 +545,29 @@ void DocumentEditor::rollback(Mark mark) {
 }
 
 bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path,
-                         const Value& value) {
+                         const Value& value, std::size_t position) {
   Session s(*this);
-  NodeRef node = mapping.resolved();
+  NodeRef node = mapping;
+  if (node.is_alias()) return s.fail(s.alias_message(node)), s.commit();
   if (!s.editable(node)) return s.commit();
   for (std::size_t i = 0; i < path.size(); ++i) {
     if (!node.is_mapping()) return s.fail("expected a mapping"), s.commit();
     std::size_t at = node.find(path[i]);
     if (at == NodeRef::npos) {
-      Value entry = Value::mapping();
-      entry.set(path[i], nest(path, i + 1, value));
-      s.insert_entries(node, entry);
+      NodeRef merged_by;
+      if (yaml::lookup(node, path[i], &merged_by)) {
+        return s.fail(s.merge_message(path[i], merged_by)), s.commit();
+      }
+      Value::Mapping entry{{path[i], nest(path, i + 1, value)}};
+      s.insert_entries(node, entry, i + 1 == path.size() ? std::min(position, node.size()) : node.size());
       return s.commit();
     }
     NodeRef child = node.value(at);
-    if (child.is_alias()) {
-      Value changed = yaml::to_value(child);
-      Value* target = &changed;
-      for (std::size_t j = i + 1; j < path.size(); ++j) {
-        if (!target->is_mapping()) *target = Value::mapping();
-        Value* next = target->find(path[j]);
-        target = next != nullptr ? next : &target->set(path[j], Value());
-      }
-      *target = value;
-      s.replace(child, changed);
-      return s.commit();
-    }
     if (i + 1 == path.size()) {
       s.diff(child, value);
       return s.commit();
     }
+    if (child.is_alias()) return s.fail(s.alias_message(child)), s.commit();
     if (!child.is_mapping()) {
       s.replace(child, nest(path, i + 1, value));
       return s.commit();
@@ -468,13 +579,20 @@ bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path,
 
 bool DocumentEditor::remove(NodeRef mapping, const std::vector<std::string>& path) {
   Session s(*this);
-  NodeRef node = mapping.resolved();
+  NodeRef node = mapping;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    node = node.get(path[i]).resolved();
+    node = node.get(path[i]);
+    if (node.is_alias()) return s.fail(s.alias_message(node)), s.commit();
     if (!node.is_mapping()) return true;
   }
   std::size_t at = node.find(path.back());
-  if (at == NodeRef::npos) return true;
+  if (at == NodeRef::npos) {
+    NodeRef merged_by;
+    if (yaml::lookup(node, path.back(), &merged_by)) {
+      return s.fail(s.merge_message(path.back(), merged_by)), s.commit();
+    }
+    return true;
+  }
   s.remove_entries(node, {at});
   return s.commit();
 }

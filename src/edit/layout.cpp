@@ -10,6 +10,10 @@ Layout detect_layout(const yaml::Tree& tree) {
   std::size_t lf = text.find('\n');
   if (lf != std::string_view::npos && lf > 0 && text[lf - 1] == '\r') layout.newline = "\r\n";
 
+  yaml::NodeRef root = tree.root();
+  layout.json = root.is_mapping() && root.style() == yaml::Style::Flow && root.size() > 0 &&
+                root.key(0).style() == yaml::Style::DoubleQuoted;
+
   std::map<int, int> steps;  // indentation step -> how often
   int indented = 0;
   int flush = 0;

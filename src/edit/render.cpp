@@ -1,6 +1,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <archfit/edit/render.hpp>
 #include <archfit/yaml/scalar.hpp>
 
@@ -37,7 +40,7 @@ void add_flow(std::string& out, const Value& v);
 void add_scalar(std::string& out, const Value& v, bool flow) {
   switch (v.type()) {
     case Value::Type::Null:
-      out += "null";
+      out += v.null_text() ? *v.null_text() : std::string("null");
       return;
     case Value::Type::Bool:
       out += v.as_bool() ? "true" : "false";
@@ -94,10 +97,53 @@ void add_flow(std::string& out, const Value& v) {
   }
 }
 
+// JSON in the spacing of flow YAML ("key": value, items after ", "), so that
+// it reads like the text around it. Scalars are written by RapidJSON.
+void add_json(std::string& out, const Value& v) {
+  if (v.is_mapping() || v.is_sequence()) {
+    bool mapping = v.is_mapping();
+    out += mapping ? '{' : '[';
+    std::size_t n = mapping ? v.entries().size() : v.items().size();
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i > 0) out += ", ";
+      if (mapping) {
+        add_json(out, Value::string(v.entries()[i].first));
+        out += ": ";
+        add_json(out, v.entries()[i].second);
+      } else {
+        add_json(out, v.items()[i]);
+      }
+    }
+    out += mapping ? '}' : ']';
+    return;
+  }
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  switch (v.type()) {
+    case Value::Type::Bool:
+      writer.Bool(v.as_bool());
+      break;
+    case Value::Type::Int:
+      writer.Int64(v.as_int());
+      break;
+    case Value::Type::Float:
+      // JSON has no NaN or infinity; such a value is never archfit's own.
+      if (!writer.Double(v.as_float())) writer.Null();
+      break;
+    case Value::Type::String:
+      writer.String(v.as_string().data(), static_cast<rapidjson::SizeType>(v.as_string().size()));
+      break;
+    default:
+      writer.Null();
+  }
+  out.append(buffer.GetString(), buffer.GetSize());
+}
+
 void add_entries(std::string& out, const Value& mapping, int column, const Layout& layout);
 void add_item(std::string& out, const Value& v, int dash_column, const Layout& layout);
 
 void add_after_key(std::string& out, const Value& v, int key_column, const Layout& layout) {
+  if (v.is_null() && v.null_text() && v.null_text()->empty()) return;  // "key:" and nothing
   if (!is_collection(v)) {
     out += ' ';
     add_scalar(out, v, false);
@@ -157,9 +203,13 @@ std::string render_scalar(const Value& v, bool flow) {
   return out;
 }
 
-std::string render_flow(const Value& v) {
+std::string render_flow(const Value& v, bool json) {
   std::string out;
-  add_flow(out, v);
+  if (json) {
+    add_json(out, v);
+  } else {
+    add_flow(out, v);
+  }
   return out;
 }
 

@@ -42,7 +42,7 @@ std::vector<Step> split_path(std::string_view path) {
 }
 
 // `keys` applied at `v`, as apply_change does from a pod template.
-void apply_keys(Value& v, std::span<const std::string> keys, const placement::FieldChange& change) {
+void apply_keys(Value& v, std::span<const std::string> keys, const yaml::FieldChange& change) {
   Value* at = &v;
   for (std::size_t i = 0; i + 1 < keys.size(); ++i) {
     if (!at->is_mapping()) *at = Value::mapping();
@@ -96,7 +96,7 @@ bool same(NodeRef a, NodeRef b) {
 struct Pending {
   std::span<const Step> path;
   std::span<const std::string> keys;
-  const placement::FieldChange* change;
+  const yaml::FieldChange* change;
 };
 
 // A mapping's entries by key: in document order when there are few (looked
@@ -149,7 +149,7 @@ bool by_data(std::string_view key, NodeRef original, NodeRef edited,
              std::span<const Pending> group) {
   if (group.size() == 1 && group.front().keys.size() == 1) {
     // The usual case, one field set or taken out: no copies.
-    const placement::FieldChange& change = *group.front().change;
+    const yaml::FieldChange& change = *group.front().change;
     if (change.remove) return !edited;
     return edited && yaml::equals(edited, change.value);
   }
@@ -272,7 +272,7 @@ Value* value_at(Value& root, std::string_view path) {
   return v;
 }
 
-void apply_change(Value& pod_template, const placement::FieldChange& change) {
+void apply_change(Value& pod_template, const yaml::FieldChange& change) {
   if (!change.path.empty()) apply_keys(pod_template, change.path, change);
 }
 
@@ -281,7 +281,7 @@ Value intended_value(NodeRef original, const std::vector<AppliedChanges>& applie
   for (const AppliedChanges& a : applied) {
     Value* target = value_at(expected, a.path);
     if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + std::string(a.path));
-    for (const placement::FieldChange& change : *a.changes)
+    for (const yaml::FieldChange& change : *a.changes)
       apply_change(*target, change);
   }
   return expected;
@@ -293,7 +293,7 @@ bool walk_proves(NodeRef original, NodeRef edited, const std::vector<AppliedChan
   std::vector<Pending> pending;
   for (const AppliedChanges& a : applied) {
     const std::vector<Step>& steps = paths.emplace_back(split_path(a.path));
-    for (const placement::FieldChange& change : *a.changes) {
+    for (const yaml::FieldChange& change : *a.changes) {
       if (change.path.empty()) return false;
       pending.push_back(Pending{steps, change.path, &change});
     }

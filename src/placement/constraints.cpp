@@ -1,15 +1,16 @@
 #include "placement/constraints.hpp"
 
 #include <algorithm>
+#include <functional>
+
+#include "placement/tolerations.hpp"
+#include "placement/view.hpp"
 
 namespace archfit::placement::detail {
 
 using yaml::Value;
 
 namespace {
-
-constexpr const char* kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
-constexpr const char* kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
 
 Value strings(const std::vector<std::string>& values) {
   Value seq = Value::sequence();
@@ -53,96 +54,35 @@ std::vector<Value> labels_of(const std::string& arch, const NodeModel& nodes) {
   return out;
 }
 
-// Makes `parent[key]` a mapping (creating it) and returns it.
-Value& mapping_at(Value& parent, const char* key) {
-  if (!parent.is_mapping()) parent = Value::mapping();
-  Value* child = parent.find(key);
-  if (child == nullptr || !child->is_mapping()) return parent.set(key, Value::mapping());
-  return *child;
-}
-
-Value& sequence_at(Value& parent, const char* key) {
-  if (!parent.is_mapping()) parent = Value::mapping();
-  Value* child = parent.find(key);
-  if (child == nullptr || !child->is_sequence()) return parent.set(key, Value::sequence());
-  return *child;
-}
-
-Value* terms_of(Value& affinity) {
-  return const_cast<Value*>(required_terms(static_cast<const Value&>(affinity)));
-}
-
 bool subset(const image::PlatformSet& a, const image::PlatformSet& b) {
   return std::all_of(a.begin(), a.end(), [&b](const image::Platform& p) { return b.contains(p); });
 }
 
-// The term ANDed with one alternative, or null when nothing would be left.
-Value narrow(const Value& term, const std::vector<Value>& alternative) {
-  Value out = term.is_mapping() ? term : Value::mapping();
-  Value& expressions = sequence_at(out, "matchExpressions");
-  for (const Value& wanted : alternative) {
-    std::string key = string_field(wanted, "key");
-    const Value::Sequence& allowed = wanted.find("values")->items();
-    Value* existing = nullptr;
-    for (Value& e : expressions.items()) {
-      if (e.is_mapping() && string_field(e, "key") == key && string_field(e, "operator") == "In") {
-        existing = &e;
-      }
-    }
-    if (existing == nullptr) {
-      expressions.items().push_back(wanted);
-      continue;
-    }
-    Value* values = existing->find("values");
-    Value kept = Value::sequence();
-    if (values != nullptr && values->is_sequence()) {
-      for (const Value& v : values->items()) {
-        if (std::find(allowed.begin(), allowed.end(), v) != allowed.end())
-          kept.items().push_back(v);
-      }
-    }
-    if (kept.items().empty()) return Value();
-    existing->set("values", std::move(kept));
+Path child(Path p, PathStep step) {
+  p.push_back(std::move(step));
+  return p;
+}
+
+// The expressions of `alternative` a term does not have yet.
+std::vector<Value> missing_from(const Value& term, const std::vector<Value>& alternative) {
+  const Value* existing = term.find("matchExpressions");
+  std::vector<Value> out;
+  for (const Value& e : alternative) {
+    bool there = existing != nullptr && existing->is_sequence() &&
+                 std::find(existing->items().begin(), existing->items().end(), e) !=
+                     existing->items().end();
+    if (!there) out.push_back(e);
   }
   return out;
 }
 
-void prune_affinity(Value& affinity) {
-  if (!affinity.is_mapping()) return;
-  if (Value* node_affinity = affinity.find("nodeAffinity"); node_affinity != nullptr) {
-    if (Value* required = node_affinity->find(kRequired); required != nullptr) {
-      Value* terms = required->find("nodeSelectorTerms");
-      if (terms != nullptr && is_empty(*terms)) required->erase("nodeSelectorTerms");
-      if (is_empty(*required)) node_affinity->erase(kRequired);
-    }
-    if (Value* preferred = node_affinity->find(kPreferred);
-        preferred != nullptr && is_empty(*preferred)) {
-      node_affinity->erase(kPreferred);
-    }
-    if (is_empty(*node_affinity)) affinity.erase("nodeAffinity");
-  }
-  if (is_empty(affinity)) affinity = Value();
-}
-
-// Removes the expressions `drop` says to from every term; drops terms left
-// empty and repeated ones.
-template <typename Drop>
-void remove_expressions(Value& affinity, Drop&& drop) {
-  Value* terms = terms_of(affinity);
-  if (terms == nullptr) return;
-  Value::Sequence kept;
-  for (Value& term : terms->items()) {
-    if (Value* expressions = term.find("matchExpressions");
-        expressions != nullptr && expressions->is_sequence()) {
-      std::erase_if(expressions->items(), drop);
-      if (expressions->items().empty()) term.erase("matchExpressions");
-    }
-    if (is_empty(term)) continue;
-    if (std::find(kept.begin(), kept.end(), term) != kept.end()) continue;
-    kept.push_back(std::move(term));
-  }
-  *terms = Value::sequence(std::move(kept));
-  prune_affinity(affinity);
+Value with(const Value& term, const std::vector<Value>& expressions) {
+  Value out = term.is_mapping() ? term : Value::mapping();
+  Value* list = out.find("matchExpressions");
+  if (list == nullptr || !list->is_sequence()) list = &out.set("matchExpressions", Value::sequence());
+  for (const Value& e : expressions)
+    list->items().push_back(e);
+  return out;
 }
 
 }  // namespace
@@ -150,6 +90,21 @@ void remove_expressions(Value& affinity, Drop&& drop) {
 bool is_empty(const Value& v) {
   return v.is_null() || (v.is_mapping() && v.entries().empty()) ||
          (v.is_sequence() && v.items().empty());
+}
+
+Path terms_path() {
+  return {PathStep::of("spec"), PathStep::of("affinity"), PathStep::of("nodeAffinity"),
+          PathStep::of(kRequiredKey), PathStep::of("nodeSelectorTerms")};
+}
+Path preferred_path() {
+  return {PathStep::of("spec"), PathStep::of("affinity"), PathStep::of("nodeAffinity"),
+          PathStep::of(kPreferredKey)};
+}
+Path tolerations_path() {
+  return {PathStep::of("spec"), PathStep::of("tolerations")};
+}
+Path node_selector_path() {
+  return {PathStep::of("spec"), PathStep::of("nodeSelector")};
 }
 
 Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& nodes) {
@@ -205,54 +160,53 @@ Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& node
   return out;
 }
 
-void restrict_to(PodPlacement& p, const image::PlatformSet& S, const NodeModel& nodes, Mode mode) {
+void restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode) {
   Alternatives alternatives = requirements_for(S, nodes);
-  Value* terms = terms_of(p.affinity);
-  if (terms == nullptr || terms->items().empty()) {
+  const Value* terms = find(d.view(), terms_path());
+  const Value* selector = find(d.view(), node_selector_path());
+  Value node_selector = selector != nullptr ? *selector : Value();
+  if (terms == nullptr || !terms->is_sequence() || terms->items().empty()) {
     bool single_values =
         alternatives.size() == 1 &&
         std::all_of(alternatives[0].begin(), alternatives[0].end(),
                     [](const Value& e) { return e.find("values")->items().size() == 1; });
     if (mode == Mode::NodeSelector && single_values) {
-      if (!p.node_selector.is_mapping()) p.node_selector = Value::mapping();
       for (const Value& e : alternatives[0]) {
-        p.node_selector.set(string_field(e, "key"), e.find("values")->items()[0]);
+        d.add_key(node_selector_path(), string_field(e, "key"), e.find("values")->items()[0]);
       }
       return;
     }
-    Value& node_affinity = mapping_at(p.affinity, "nodeAffinity");
-    Value& required = mapping_at(node_affinity, kRequired);
-    Value& new_terms = sequence_at(required, "nodeSelectorTerms");
     for (std::vector<Value>& alt : alternatives) {
       Value term = Value::mapping();
       term.set("matchExpressions", Value::sequence(std::move(alt)));
-      new_terms.items().push_back(std::move(term));
+      d.append(terms_path(), std::move(term));
     }
     return;
   }
-  image::PlatformSet by_selector = nodes.allowed_by_selector(p.node_selector);
-  Value::Sequence kept;
-  for (const Value& term : terms->items()) {
+  image::PlatformSet by_selector = nodes.allowed_by_selector(node_selector);
+  const Value::Sequence user_terms = terms->items();
+  for (std::size_t i = 0; i < user_terms.size(); ++i) {
+    const Value& term = user_terms[i];
     image::PlatformSet allowed = nodes.allowed_by_term(term).intersect(by_selector);
-    if (subset(allowed, S)) {
-      kept.push_back(term);
-      continue;
-    }
-    if (allowed.intersect(S).empty()) continue;  // allowed only unsupported platforms
+    if (subset(allowed, S)) continue;
+    // The alternatives under which this term still allows something; the
+    // first goes into the term itself, each further one into a copy.
+    std::vector<const std::vector<Value>*> live;
     for (const std::vector<Value>& alt : alternatives) {
-      Value narrowed = narrow(term, alt);
-      if (narrowed.is_null() || nodes.allowed_by_term(narrowed).intersect(by_selector).empty()) {
-        continue;
-      }
-      if (std::find(kept.begin(), kept.end(), narrowed) == kept.end()) {
-        kept.push_back(std::move(narrowed));
+      if (!nodes.allowed_by_term(with(term, alt)).intersect(by_selector).empty()) {
+        live.push_back(&alt);
       }
     }
+    const std::vector<Value>& first = live.empty() ? alternatives[0] : *live[0];
+    Path expressions = child(child(terms_path(), PathStep::at(i)), PathStep::of("matchExpressions"));
+    for (const Value& e : missing_from(term, first))
+      d.append(expressions, e);
+    for (std::size_t k = 1; k < live.size(); ++k)
+      d.append(terms_path(), with(term, missing_from(term, *live[k])));
   }
-  *terms = Value::sequence(std::move(kept));
 }
 
-void add_preferences(PodPlacement& p, const image::PlatformSet& S, const NodeModel& nodes) {
+void add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nodes) {
   const auto& weights = nodes.config().preferred_weights;
   if (S.archs().size() < 2 || weights.empty()) return;
   for (const std::string& arch : S.archs()) {
@@ -260,8 +214,9 @@ void add_preferences(PodPlacement& p, const image::PlatformSet& S, const NodeMod
     if (w == weights.end() || w->second <= 0) continue;
     Value preference = Value::mapping();
     preference.set("matchExpressions", Value::sequence(labels_of(arch, nodes)));
-    Value& preferred = sequence_at(mapping_at(p.affinity, "nodeAffinity"), kPreferred);
-    bool present = std::any_of(preferred.items().begin(), preferred.items().end(),
+    const Value* preferred = find(d.view(), preferred_path());
+    bool present = preferred != nullptr && preferred->is_sequence() &&
+                   std::any_of(preferred->items().begin(), preferred->items().end(),
                                [&preference](const Value& item) {
                                  const Value* existing = item.find("preference");
                                  return existing != nullptr && *existing == preference;
@@ -270,56 +225,120 @@ void add_preferences(PodPlacement& p, const image::PlatformSet& S, const NodeMod
     Value item = Value::mapping();
     item.set("weight", Value::integer(w->second));
     item.set("preference", std::move(preference));
-    preferred.items().push_back(std::move(item));
+    d.append(preferred_path(), std::move(item));
   }
 }
 
-void drop_platform_constraints(PodPlacement& p, const NodeModel& nodes) {
-  if (p.node_selector.is_mapping()) {
-    std::erase_if(p.node_selector.entries(),
-                  [&nodes](const Value::Entry& e) { return nodes.knows(e.first); });
-    if (is_empty(p.node_selector)) p.node_selector = Value();
+std::vector<Toleration> add_tolerations(Draft& d, const std::vector<std::string>& archs,
+                                        const Config& config) {
+  std::vector<Toleration> added;
+  for (const std::string& arch : archs) {
+    auto it = config.architectures.find(arch);
+    if (it == config.architectures.end()) continue;
+    for (const Toleration& wanted : it->second.tolerations) {
+      const Value* tolerations = find(d.view(), tolerations_path());
+      bool covered =
+          tolerations != nullptr && tolerations->is_sequence() &&
+          std::any_of(tolerations->items().begin(), tolerations->items().end(),
+                      [&wanted](const Value& e) { return tolerates(e, wanted); });
+      if (covered) continue;
+      d.append(tolerations_path(), toleration_value(wanted));
+      added.push_back(wanted);
+    }
   }
-  remove_expressions(p.affinity, [&nodes](const Value& e) {
-    return e.is_mapping() && nodes.knows(string_field(e, "key"));
-  });
+  return added;
 }
 
-void remove_constraints_for(PodPlacement& p, const image::PlatformSet& S, const NodeModel& nodes) {
-  Alternatives alternatives = requirements_for(S, nodes);
-  if (p.node_selector.is_mapping() && alternatives.size() == 1) {
-    for (const Value& e : alternatives[0]) {
-      const Value::Sequence& values = e.find("values")->items();
-      std::string key = string_field(e, "key");
-      const Value* current = p.node_selector.find(key);
-      if (values.size() == 1 && current != nullptr && *current == values[0]) {
-        p.node_selector.erase(key);
+void take_arch_constraints(Draft& d, const NodeModel& nodes,
+                           const std::function<std::size_t(const std::string&)>& spec_index) {
+  auto on_arch_key = [&nodes](const Value& e) {
+    return e.is_mapping() && nodes.tells_arch(string_field(e, "key"));
+  };
+  if (const Value* selector = find(d.view(), node_selector_path());
+      selector != nullptr && selector->is_mapping() && !selector->entries().empty()) {
+    const Value::Mapping& entries = selector->entries();
+    std::vector<std::size_t> arch;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (nodes.tells_arch(entries[i].first)) arch.push_back(i);
+    }
+    if (!arch.empty() && arch.size() == entries.size()) {
+      d.take(node_selector_path(), spec_index("nodeSelector"));
+    } else {
+      for (auto it = arch.rbegin(); it != arch.rend(); ++it) {
+        d.take(child(node_selector_path(), PathStep::of(entries[*it].first)), *it);
       }
     }
-    if (is_empty(p.node_selector)) p.node_selector = Value();
   }
-  std::vector<Value> ours;
-  for (const auto& alt : alternatives)
-    ours.insert(ours.end(), alt.begin(), alt.end());
-  remove_expressions(p.affinity, [&ours](const Value& e) {
-    return std::find(ours.begin(), ours.end(), e) != ours.end();
-  });
-  if (Value* node_affinity = p.affinity.find("nodeAffinity"); node_affinity != nullptr) {
-    if (Value* preferred = node_affinity->find(kPreferred);
-        preferred != nullptr && preferred->is_sequence()) {
-      const std::vector<std::string> archs = S.archs();
-      std::erase_if(preferred->items(), [&](const Value& item) {
-        const Value* preference = item.find("preference");
-        if (preference == nullptr) return false;
-        for (const std::string& arch : archs) {
-          Value mine = Value::mapping();
-          mine.set("matchExpressions", Value::sequence(labels_of(arch, nodes)));
-          if (*preference == mine) return true;
-        }
-        return false;
-      });
+  const Value* terms = find(d.view(), terms_path());
+  if (terms == nullptr || !terms->is_sequence() || terms->items().empty()) return;
+  const Value::Sequence user_terms = terms->items();
+  // Per term, from the back: the whole term when nothing else is left in it.
+  std::vector<std::size_t> whole;
+  std::vector<std::pair<std::size_t, std::vector<std::size_t>>> partial;
+  for (std::size_t i = 0; i < user_terms.size(); ++i) {
+    const Value* expressions = user_terms[i].find("matchExpressions");
+    const Value* fields = user_terms[i].find("matchFields");
+    if (expressions == nullptr || !expressions->is_sequence()) continue;
+    std::vector<std::size_t> arch;
+    for (std::size_t j = 0; j < expressions->items().size(); ++j) {
+      if (on_arch_key(expressions->items()[j])) arch.push_back(j);
     }
-    prune_affinity(p.affinity);
+    if (arch.empty()) continue;
+    bool has_fields = fields != nullptr && fields->is_sequence() && !fields->items().empty();
+    if (arch.size() == expressions->items().size() && !has_fields) {
+      whole.push_back(i);
+    } else {
+      partial.emplace_back(i, std::move(arch));
+    }
+  }
+  if (whole.size() == user_terms.size()) {
+    // Nothing of the required node affinity is left: take out the smallest
+    // part that holds only it.
+    const Value& affinity = *find(d.view(), {PathStep::of("spec"), PathStep::of("affinity")});
+    const Value& node_affinity = *affinity.find("nodeAffinity");
+    if (node_affinity.entries().size() == 1 && affinity.entries().size() == 1) {
+      d.take({PathStep::of("spec"), PathStep::of("affinity")}, spec_index("affinity"));
+    } else if (node_affinity.entries().size() == 1) {
+      std::size_t at = 0;
+      while (affinity.entries()[at].first != "nodeAffinity")
+        ++at;
+      d.take({PathStep::of("spec"), PathStep::of("affinity"), PathStep::of("nodeAffinity")}, at);
+    } else {
+      std::size_t at = 0;
+      while (node_affinity.entries()[at].first != kRequiredKey)
+        ++at;
+      Path required = terms_path();
+      required.pop_back();
+      d.take(required, at);
+    }
+    return;
+  }
+  // From the last term to the first, so that the places recorded are those
+  // of the user's list.
+  std::size_t w = whole.size();
+  std::size_t p = partial.size();
+  for (std::size_t i = user_terms.size(); i-- > 0;) {
+    if (w > 0 && whole[w - 1] == i) {
+      d.take(child(terms_path(), PathStep::at(i)));
+      --w;
+    } else if (p > 0 && partial[p - 1].first == i) {
+      const std::vector<std::size_t>& arch = partial[p - 1].second;
+      const Value& term = user_terms[i];
+      if (arch.size() == term.find("matchExpressions")->items().size()) {
+        // Only matchFields stay.
+        std::size_t at = 0;
+        while (term.entries()[at].first != "matchExpressions")
+          ++at;
+        d.take(child(child(terms_path(), PathStep::at(i)), PathStep::of("matchExpressions")), at);
+        --p;
+        continue;
+      }
+      for (auto it = arch.rbegin(); it != arch.rend(); ++it) {
+        d.take(child(child(child(terms_path(), PathStep::at(i)), PathStep::of("matchExpressions")),
+                     PathStep::at(*it)));
+      }
+      --p;
+    }
   }
 }
 

@@ -1,15 +1,20 @@
-// Writing "run only on these platforms" into a pod spec's own vocabulary:
-// node selector expressions ANDed into every existing nodeSelectorTerm (terms
-// are ORed, so a new term would widen placement), a nodeSelector entry, or
-// preferred terms; and taking archfit's own expressions out again.
+// Writing "run only on these platforms" into a pod spec's own vocabulary, by
+// adding to what the user wrote and never rewriting it: requirements ANDed
+// into every required nodeSelectorTerm that allows too much (terms are ORed,
+// so a new term would widen placement), a nodeSelector entry, preferred
+// terms, tolerations. Only placement.respectExisting: false takes anything
+// of the user's out: their architecture constraints.
 #pragma once
 
+#include <functional>
+#include <string>
 #include <vector>
 
 #include <archfit/image/platform_set.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/yaml/value.hpp>
 
+#include "placement/draft.hpp"
 #include "placement/labels.hpp"
 
 namespace archfit::placement::detail {
@@ -21,34 +26,35 @@ namespace archfit::placement::detail {
 using Alternatives = std::vector<std::vector<yaml::Value>>;
 Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& nodes);
 
-// The pod spec fields archfit manages, as data (null when absent).
-struct PodPlacement {
-  yaml::Value node_selector;
-  yaml::Value affinity;
-  yaml::Value tolerations;
-};
+// Paths of the view (see view.hpp) that placement writes to.
+Path terms_path();
+Path preferred_path();
+Path tolerations_path();
+Path node_selector_path();
 
-// Restricts `p` so that it allows nothing outside S (S must leave something
-// allowed). Terms that allow only unsupported platforms are dropped, terms
-// that allow some are narrowed: an `In` expression on the same key is
-// intersected, otherwise the requirement is appended. Without terms, mode
-// nodeSelector with a single architecture writes nodeSelector entries and
-// every other case adds one required term per alternative.
-void restrict_to(PodPlacement& p, const image::PlatformSet& S, const NodeModel& nodes, Mode mode);
+// Restricts the pods to S (which must leave something the user's own
+// constraints allow). Each required term that allows something outside S
+// gets the requirements ANDed in (a copy of it per further alternative);
+// without terms, mode nodeSelector with one architecture adds nodeSelector
+// entries and every other case adds one required term per alternative.
+void restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode);
 
 // Adds preferredDuringScheduling terms for the weighted architectures of S
-// that have no equivalent preference yet.
-void add_preferences(PodPlacement& p, const image::PlatformSet& S, const NodeModel& nodes);
+// that have no equal preference yet.
+void add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nodes);
 
-// Takes out architecture and OS constraints: every nodeSelector entry and
-// term expression on a key that only says which platform a node is. Used
-// when respectExisting is off, so that archfit owns the platform dimension.
-void drop_platform_constraints(PodPlacement& p, const NodeModel& nodes);
+// Adds the tolerations the configuration asks for on `archs` that the pods
+// do not have yet; returns them.
+std::vector<Toleration> add_tolerations(Draft& d, const std::vector<std::string>& archs,
+                                        const Config& config);
 
-// Takes out what restrict_to and add_preferences add for S, and empty
-// containers left behind. Expressions the user narrowed cannot be widened
-// again: what archfit intersected stays intersected.
-void remove_constraints_for(PodPlacement& p, const image::PlatformSet& S, const NodeModel& nodes);
+// placement.respectExisting: false. Takes out the user's architecture
+// constraints (nodeSelector entries and required-term expressions on keys
+// that tell architectures apart; terms, and then node affinity, left with
+// nothing), so that archfit's own decide. `spec_index` gives a pod spec
+// field's place among the spec's keys, for the record.
+void take_arch_constraints(Draft& d, const NodeModel& nodes,
+                           const std::function<std::size_t(const std::string&)>& spec_index);
 
 // True when the value holds nothing (null, empty mapping or sequence).
 bool is_empty(const yaml::Value& v);

@@ -29,6 +29,16 @@ NodeModel::NodeModel(const Config& config) : config_(config) {
   }
 }
 
+bool NodeModel::tells_arch(const std::string& key) const {
+  if (key == kArchKey || key == kBetaArchKey) return true;
+  for (const auto& [arch, conventions] : config_.architectures) {
+    for (const auto& [k, v] : conventions.node_labels) {
+      if (k == key && k != kOsKey && k != kBetaOsKey) return true;
+    }
+  }
+  return false;
+}
+
 std::string NodeModel::label(const image::Platform& p, const std::string& key) const {
   if (key == kArchKey || key == kBetaArchKey) return p.architecture;
   if (key == kOsKey || key == kBetaOsKey) return p.os;

@@ -25,6 +25,10 @@ class NodeModel {
 
   // True when the key's value on a node follows from its platform.
   bool knows(const std::string& key) const { return known_keys_.count(key) > 0; }
+  // True when the key tells architectures apart (kubernetes.io/arch, its beta
+  // form, a node label the configuration gives an architecture); the OS keys
+  // do not.
+  bool tells_arch(const std::string& key) const;
   // The label's value on nodes of this platform; "" when they do not carry it.
   std::string label(const image::Platform& p, const std::string& key) const;
 

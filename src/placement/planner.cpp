@@ -2,33 +2,27 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/placement/ownership.hpp>
 #include <archfit/placement/plan.hpp>
 
 #include "placement/constraints.hpp"
+#include "placement/draft.hpp"
+#include "placement/images.hpp"
 #include "placement/labels.hpp"
+#include "placement/reporter.hpp"
 #include "placement/tolerations.hpp"
+#include "placement/validate.hpp"
+#include "placement/view.hpp"
+#include "placement/wording.hpp"
 
 namespace archfit::placement {
 
-using detail::is_empty;
-using detail::PodPlacement;
+
+
 using yaml::NodeRef;
 using yaml::Value;
 
 namespace {
-
-std::string join(const std::vector<std::string>& parts, const char* separator) {
-  std::string out;
-  for (const std::string& p : parts) {
-    if (!out.empty()) out += separator;
-    out += p;
-  }
-  return out;
-}
-
-std::string list(const image::PlatformSet& set) {
-  return join(set.strs(), ", ");
-}
 
 bool subset(const image::PlatformSet& a, const image::PlatformSet& b) {
   return std::all_of(a.begin(), a.end(), [&b](const image::Platform& p) { return b.contains(p); });
@@ -42,145 +36,9 @@ image::PlatformSet minus(const image::PlatformSet& a, const image::PlatformSet& 
   return out;
 }
 
-bool has_annotation(const std::vector<std::pair<std::string, std::string>>& labels,
-                    NodeRef metadata, const std::string& key) {
-  (void)labels;
-  NodeRef value = metadata.resolved().get("annotations").resolved().get(key).resolved();
+bool opted_out(NodeRef metadata, const std::string& key) {
+  NodeRef value = yaml::lookup(yaml::lookup(metadata, "annotations"), key).resolved();
   return value.is_scalar() && to_lower(value.scalar()) == "true";
-}
-
-// Builds findings with the template's location and resource filled in.
-class Reporter {
- public:
-  Reporter(const TemplateContext& where, std::vector<Finding>& out) : where_(where), out_(out) {}
-
-  // Whether a finding of this kind is wanted at all.
-  bool wants(Severity severity, bool fixable) const {
-    return !where_.quiet || (severity > Severity::Info && !fixable);
-  }
-
-  Finding& add(const char* rule, Severity severity, std::string message, NodeRef at,
-               const std::string& field) {
-    Finding& f = out_.emplace_back();
-    f.rule = rule;
-    f.severity = severity;
-    f.message = std::move(message);
-    f.file = where_.file;
-    f.document = where_.document;
-    if (at) {
-      f.line = at.line();
-      f.column = at.column();
-    }
-    const manifest::Workload& w = *where_.workload;
-    f.resource = ResourceRef{w.api_version, w.kind, w.name, w.namespace_name};
-    f.field_path = path(field);
-    return f;
-  }
-
-  // The path of a field below the pod template, from the document root.
-  std::string path(const std::string& field) const {
-    std::string out = where_.workload->path;
-    for (const std::string& part : {where_.pod_template->path, field}) {
-      if (part.empty()) continue;
-      if (!out.empty()) out += '.';
-      out += part;
-    }
-    return out;
-  }
-
- private:
-  const TemplateContext& where_;
-  std::vector<Finding>& out_;
-};
-
-std::string json_or_empty(const Value& v) {
-  return v.is_null() ? std::string() : yaml::to_json(v);
-}
-
-struct ImageFacts {
-  std::vector<const image::PlatformSet*> sets;  // owned by the lookup or the config
-  // For messages: each image and whether its platforms are only assumed.
-  std::vector<std::pair<std::string_view, bool>> images;
-  bool leave_alone = false;
-
-  // "image" supports ...; "image" is assumed to support ...
-  std::string described() const {
-    std::string out;
-    for (std::size_t i = 0; i < images.size(); ++i) {
-      if (i > 0) out += "; ";
-      out += archfit::quoted(images[i].first);
-      out += images[i].second ? " is assumed to support " : " supports ";
-      out += list(*sets[i]);
-    }
-    return out;
-  }
-};
-
-ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
-                          const Lookup& lookup, Reporter& report) {
-  ImageFacts facts;
-  for (const manifest::Container& c : t.containers) {
-    if (!c.image) continue;
-    // Worded only for a finding.
-    auto field = [&c] {
-      return std::string(c.init ? "spec.initContainers" : "spec.containers") + "[" +
-             archfit::quoted(c.name) + "].image";
-    };
-    auto who = [&c] { return "container " + archfit::quoted(c.name); };
-    const std::optional<image::Reference>& ref = c.reference;
-    if (!ref) {
-      report.add("invalid-image-reference", Severity::Error,
-                 who() + ": " + c.reference_error + "; archfit leaves this workload alone", c.image,
-                 field());
-      facts.leave_alone = true;
-      continue;
-    }
-    if (c.pull_policy == "Never") {
-      if (!report.wants(Severity::Info, false)) continue;
-      report.add("unresolved-image", Severity::Info,
-                 who() + ": imagePullPolicy is Never, so archfit does not look up " +
-                     archfit::quoted(c.image_ref) + " and it does not restrict where the pod runs",
-                 c.image, field());
-      continue;
-    }
-    const resolve::Resolution* r = lookup(*ref);
-    if (!ref->has_digest() && report.wants(Severity::Info, false)) {
-      std::string pin =
-          r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
-      report.add("mutable-tag", Severity::Info,
-                 who() + ": image " + archfit::quoted(c.image_ref) +
-                     " is a tag, which can move to an image built for other platforms; pin its "
-                     "digest" +
-                     pin,
-                 c.image, field());
-    }
-    if (r->ok) {
-      facts.sets.push_back(&r->platforms);
-      facts.images.emplace_back(c.image_ref, false);
-      continue;
-    }
-    const resolve::Settings& s = config.resolve;
-    bool fallback = !s.fallback_platforms.empty();
-    if (s.on_unresolved != resolve::OnUnresolved::Ignore) {
-      std::string what =
-          fallback ? "; using resolve.fallbackPlatforms (" + list(s.fallback_platforms) + ")"
-                   : "; archfit leaves this workload alone until the image is resolved (run "
-                     "archfit lock, or set resolve.fallbackPlatforms)";
-      Severity severity =
-          s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error : Severity::Warning;
-      report.add("unresolved-image", severity,
-                 who() + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
-                     std::string(r->cause(*ref)) + what,
-                 c.image, field());
-    }
-    if (fallback) {
-      facts.sets.push_back(&s.fallback_platforms);
-      facts.images.emplace_back(c.image_ref, true);
-    } else {
-      facts.leave_alone = true;
-    }
-  }
-  return facts;
 }
 
 bool selected(const manifest::Workload& w, const manifest::PodTemplate& t, const Config& config) {
@@ -193,272 +51,421 @@ bool selected(const manifest::Workload& w, const manifest::PodTemplate& t, const
   if (std::find(exclude.begin(), exclude.end(), w.namespace_name) != exclude.end()) return false;
   if (!config.selector.empty() && !config.selector.matches(w.labels)) return false;
   if (!config.opt_out_annotation.empty() &&
-      (has_annotation(w.labels, w.object.get("metadata"), config.opt_out_annotation) ||
-       has_annotation(t.labels, t.node.get("metadata"), config.opt_out_annotation))) {
+      (opted_out(yaml::lookup(w.object, "metadata"), config.opt_out_annotation) ||
+       opted_out(yaml::lookup(t.node, "metadata"), config.opt_out_annotation))) {
     return false;
   }
   return true;
 }
 
-PodPlacement current_placement(const manifest::PodTemplate& t) {
-  PodPlacement p;
-  p.node_selector = yaml::to_value(t.spec.get("nodeSelector"));
-  p.affinity = yaml::to_value(t.spec.get("affinity"));
-  p.tolerations = yaml::to_value(t.spec.get("tolerations"));
-  return p;
+Path annotations_path() {
+  return {PathStep::of("metadata"), PathStep::of("annotations")};
 }
 
-// Tolerations the configuration asks for on the architectures of `archs`
-// that the list does not tolerate yet, appended to it.
-std::vector<Toleration> add_tolerations(Value& tolerations, const std::vector<std::string>& archs,
-                                        const Config& config) {
-  std::vector<Toleration> added;
-  for (const std::string& arch : archs) {
-    auto it = config.architectures.find(arch);
-    if (it == config.architectures.end()) continue;
-    for (const Toleration& wanted : it->second.tolerations) {
-      bool covered =
-          tolerations.is_sequence() &&
-          std::any_of(tolerations.items().begin(), tolerations.items().end(),
-                      [&wanted](const Value& e) { return detail::tolerates(e, wanted); });
-      if (covered) continue;
-      if (!tolerations.is_sequence()) tolerations = Value::sequence();
-      tolerations.items().push_back(detail::toleration_value(wanted));
-      added.push_back(wanted);
+const Value& field_of(const Value& view, const char* name) {
+  static const Value none;
+  const Value* v = view.find("spec")->find(name);
+  return v != nullptr ? *v : none;
+}
+
+std::string json_or_empty(const Value& v) {
+  return v.is_null() ? std::string() : yaml::to_json(v);
+}
+
+// What the template says archfit did to it before.
+struct Previous {
+  bool present = false;  // archfit.io/owned or archfit.io/platforms
+  bool legacy = false;   // archfit.io/platforms alone, from an archfit without records
+  Ownership record;
+  std::optional<image::PlatformSet> platforms;
+  std::string unreadable;  // why archfit.io/owned is not a record
+};
+
+Previous read_previous(const Value& view) {
+  Previous out;
+  const Value* annotations = detail::find(view, annotations_path());
+  if (annotations == nullptr || !annotations->is_mapping()) return out;
+  if (const Value* platforms = annotations->find(kPlatformsAnnotation)) {
+    out.present = true;
+    if (platforms->is_string()) {
+      try {
+        out.platforms = image::PlatformSet::parse(platforms->as_string());
+      } catch (const Error&) {
+        out.platforms.reset();  // not archfit's syntax: nothing to compare with
+      }
     }
   }
-  return added;
-}
-
-void remove_tolerations(Value& tolerations, const std::vector<std::string>& archs,
-                        const Config& config) {
-  if (!tolerations.is_sequence()) return;
-  for (const std::string& arch : archs) {
-    auto it = config.architectures.find(arch);
-    if (it == config.architectures.end()) continue;
-    for (const Toleration& t : it->second.tolerations) {
-      Value mine = detail::toleration_value(t);
-      std::erase(tolerations.items(), mine);
+  if (const Value* owned = annotations->find(kOwnedAnnotation)) {
+    out.present = true;
+    std::string why = "it is not a string";
+    std::optional<Ownership> record =
+        owned->is_string() ? Ownership::parse(owned->as_string(), &why) : std::nullopt;
+    if (record) {
+      out.record = std::move(*record);
+    } else {
+      out.unreadable = why;
     }
   }
+  out.legacy = out.present && annotations->find(kOwnedAnnotation) == nullptr;
+  return out;
 }
 
-// Records one field's new value if it differs from the current one.
-void record(TemplatePlan& plan, std::vector<std::string> path, const Value& current,
-            const Value& desired) {
-  if (current == desired) return;
-  FieldChange change;
-  change.path = std::move(path);
-  if (is_empty(desired) && !is_empty(current)) {
-    change.remove = true;
-  } else if (is_empty(desired) && is_empty(current)) {
-    return;
-  } else {
-    change.value = desired;
-  }
-  plan.changes.push_back(std::move(change));
+// Writes archfit's annotations: the platform set and the record of what the
+// draft changed (including the annotations mapping, when it makes one).
+void annotate(detail::Draft& d, const image::PlatformSet& S) {
+  d.add_annotation(kPlatformsAnnotation, Value::string(S.str()));
+  d.add_annotation(kOwnedAnnotation, Value::string(d.ownership().str()));
 }
 
-// Taking out archfit's annotation takes out the annotations mapping (and the
-// template's metadata) when nothing else is left in it, since archfit created
-// them.
-void widen_annotation_removal(TemplatePlan& plan, NodeRef pod_template) {
-  for (FieldChange& change : plan.changes) {
-    if (!change.remove || change.path.size() != 3 || change.path[0] != "metadata" ||
-        change.path[1] != "annotations") {
-      continue;
+class Planner {
+ public:
+  Planner(const TemplateContext& where, const Config& config, const Lookup& lookup,
+          TemplatePlan& plan)
+      : where_(where),
+        t_(*where.pod_template),
+        config_(config),
+        lookup_(lookup),
+        plan_(plan),
+        report_(where, plan.findings),
+        nodes_(config) {}
+
+  void run(Action action) {
+    plan_.current = detail::read_view(t_);
+    plan_.user = plan_.current;
+    plan_.desired = plan_.current;
+    Previous previous = read_previous(plan_.current);
+    if (!previous.unreadable.empty()) {
+      report_.add("stale-placement", Severity::Error,
+                  "the annotation " + std::string(kOwnedAnnotation) + " cannot be read (" +
+                      previous.unreadable +
+                      "), so archfit cannot tell its own constraints from yours and leaves this "
+                      "template alone; restore the annotation from version control, or take "
+                      "archfit's constraints and its archfit.io annotations out by hand",
+                  annotation_node(kOwnedAnnotation),
+                  std::string("metadata.annotations.") + kOwnedAnnotation);
+      return;
     }
-    NodeRef metadata = pod_template.get("metadata").resolved();
-    if (metadata.get("annotations").resolved().size() != 1) return;
-    change.path.pop_back();
-    if (metadata.size() == 1) change.path.pop_back();
-    return;
+    plan_.has_record = previous.present;
+    legacy_ = previous.legacy;
+    previous_platforms_ = previous.platforms;
+    detail::Undone undone = detail::undo(plan_.current, previous.record);
+    plan_.user = std::move(undone.view);
+    plan_.desired = plan_.user;
+    plan_.removal = detail::changes_between(plan_.current, plan_.user, undone.positions);
+    if (!undone.kept.empty() && report_.wants(Severity::Warning, false)) {
+      report_.add("stale-placement", Severity::Warning,
+                  "archfit wrote " + detail::join(undone.kept, ", ") +
+                      " but they were changed since, so they are yours now and archfit leaves "
+                      "them as they are",
+                  annotation_node(kOwnedAnnotation),
+                  std::string("metadata.annotations.") + kOwnedAnnotation);
+    }
+    if (action == Action::Fix) place();
+    plan_.changes = detail::changes_between(plan_.user, plan_.desired);
+    settle_findings();
   }
-}
+
+ private:
+  void leave_alone() { plan_.desired = plan_.current; }
+
+  void place() {
+    std::vector<detail::Problem> problems = detail::validate_view(plan_.user);
+    for (const detail::Problem& p : problems) {
+      report_.add(p.rule, Severity::Error, p.message + "; archfit leaves this template alone",
+                  node_at(p.field), p.field);
+    }
+    if (!problems.empty()) return leave_alone();
+    detail::ImageFacts facts = detail::look_up_images(t_, config_, lookup_, report_);
+    if (facts.leave_alone) return leave_alone();
+    const image::PlatformSet S = facts.common(config_.cluster_platforms);
+    plan_.platforms = S;
+    if (S.empty()) {
+      report_.add("no-common-platform", Severity::Error,
+                  "no platform of the cluster (" + detail::list(config_.cluster_platforms) +
+                      ") runs every image of this pod: " + facts.described() +
+                      "; rebuild an image for a common platform or split the pod",
+                  t_.spec, "spec");
+      return;  // the user's template, without archfit's placement for other images
+    }
+
+    detail::Draft d(plan_.user);
+    if (!config_.respect_existing) {
+      detail::take_arch_constraints(d, nodes_, [this](const std::string& key) {
+        std::size_t i = t_.spec.find(key);
+        return i == NodeRef::npos ? t_.spec.size() : i;
+      });
+    }
+    const bool took = d.changed();
+    const Value before = d.view();
+    const image::PlatformSet allowed =
+        nodes_.allowed(field_of(before, "nodeSelector"), field_of(before, "affinity"));
+    const image::PlatformSet usable = allowed.intersect(S);
+    if (usable.empty()) {
+      std::string own = detail::describe_constraints(before, nodes_);
+      if (own.empty()) own = "the pod's node constraints";
+      report_.add("pinned-to-unsupported-platform", Severity::Error,
+                  own + " allow" + (allowed.empty() ? " no platform of the cluster"
+                                                    : " only " + detail::list(allowed)) +
+                      ", but " + facts.described() +
+                      ": the pods cannot run anywhere; change the constraint or the image (archfit "
+                      "fix leaves this to you)",
+                  pinned_node(), pinned_field());
+      return;
+    }
+    const bool too_wide = !subset(allowed, S);
+    if (too_wide && config_.mode != Mode::TolerationsOnly) {
+      detail::restrict_to(d, S, nodes_, config_.mode);
+    }
+    const Value restricted = d.view();
+    if (config_.mode == Mode::Preferred) detail::add_preferences(d, usable, nodes_);
+    const Value preferred = d.view();
+    std::vector<Toleration> added = detail::add_tolerations(d, usable.archs(), config_);
+    if (d.changed() && config_.annotate) annotate(d, S);
+    plan_.desired = d.view();
+    Ownership record = d.ownership();
+    plan_.gives_back = std::any_of(record.entries.begin(), record.entries.end(), [](const OwnedEntry& e) {
+      return e.kind == OwnedEntry::Kind::Took || e.kind == OwnedEntry::Kind::Filled;
+    });
+
+    Facts f{facts, S, allowed, usable};
+    if (took) report_taken(f);
+    if (too_wide) report_too_wide(f, before, restricted);
+    if (!(restricted == preferred)) report_preferences(f, restricted);
+    if (!added.empty()) report_tolerations(f, added);
+  }
+
+  struct Facts {
+    const detail::ImageFacts& images;
+    const image::PlatformSet& S;
+    const image::PlatformSet& allowed;
+    const image::PlatformSet& usable;
+  };
+
+  void report_taken(const Facts& f) {
+    if (!report_.wants(Severity::Warning, true)) return;
+    std::string own = detail::describe_constraints(plan_.user, nodes_);
+    Finding& finding = report_.add(
+        "missing-arch-affinity", Severity::Warning,
+        "the pods' own architecture constraints (" + (own.empty() ? "in their node affinity" : own) +
+            ") are archfit's to set (placement.respectExisting is false): archfit fix replaces "
+            "them with its own for " +
+            detail::list(f.S),
+        pinned_node(), pinned_field());
+    fixable(finding, pinned_field() == "spec.nodeSelector" ? "nodeSelector" : "affinity");
+  }
+
+  void report_too_wide(const Facts& f, const Value& before, const Value& restricted) {
+    image::PlatformSet unsupported = minus(f.allowed, f.S);
+    if (config_.mode == Mode::TolerationsOnly) {
+      std::vector<std::string> reachable;
+      for (const std::string& arch : image::PlatformSet(unsupported).archs()) {
+        if (detail::can_start_on(field_of(plan_.desired, "tolerations"), arch, config_)) {
+          reachable.push_back(arch);
+        }
+      }
+      if (reachable.empty()) return;
+      report_.add("missing-arch-affinity", Severity::Error,
+                  "placement.mode is tolerationsOnly, so archfit adds only tolerations: the pods can "
+                  "still start on " +
+                      detail::join(reachable, ", ") + " nodes, where their images do not run (" +
+                      f.images.described() +
+                      "), and crash there with \"exec format error\"; taint those nodes, or use "
+                      "placement.mode affinity",
+                  t_.spec, "spec.affinity");
+      return;
+    }
+    if (!report_.wants(Severity::Error, true)) return;
+    bool selector_only = !(field_of(before, "nodeSelector") == field_of(restricted, "nodeSelector")) &&
+                         field_of(before, "affinity") == field_of(restricted, "affinity");
+    const char* field = selector_only ? "nodeSelector" : "affinity";
+    bool had_own = f.allowed.size() < config_.cluster_platforms.size();
+    std::string own = detail::describe_constraints(before, nodes_);
+    Finding& finding =
+        had_own && !own.empty()
+            ? report_.add("pinned-to-unsupported-platform", Severity::Error,
+                          own + " allow" + (f.allowed.size() == 1 ? "s " : " ") +
+                              detail::list(unsupported) + ", where the images do not run (" +
+                              f.images.described() +
+                              "): pods there fail with \"exec format error\"; archfit fix adds "
+                              "node affinity that narrows them to " +
+                              detail::list(f.S),
+                          pinned_node(), pinned_field())
+            : report_.add("missing-arch-affinity", Severity::Error,
+                          "nothing keeps the pods off " + detail::list(unsupported) +
+                              " nodes, where their images do not run (" + f.images.described() +
+                              "); archfit fix adds " +
+                              (selector_only ? "a nodeSelector" : "node affinity") + " for " +
+                              detail::list(f.S),
+                          t_.spec, std::string("spec.") + field);
+    fixable(finding, field);
+  }
+
+  void report_preferences(const Facts& f, const Value& restricted) {
+    (void)restricted;
+    if (!report_.wants(Severity::Warning, true)) return;
+    std::vector<std::string> weights;
+    for (const std::string& arch : f.usable.archs()) {
+      auto w = config_.preferred_weights.find(arch);
+      if (w != config_.preferred_weights.end()) weights.push_back(arch + " " + std::to_string(w->second));
+    }
+    Finding& finding = report_.add(
+        "missing-arch-affinity", Severity::Warning,
+        "the pods do not prefer nodes by architecture as placement.preferredWeights asks (" +
+            detail::join(weights, ", ") +
+            "); archfit fix adds preferred node affinity for them",
+        node_at("spec.affinity"), "spec.affinity");
+    fixable(finding, "affinity");
+  }
+
+  void report_tolerations(const Facts& f, const std::vector<Toleration>& added) {
+    const Value& tolerations = field_of(plan_.user, "tolerations");
+    bool pending = true;  // no usable architecture the pods can start on now
+    for (const std::string& arch : f.usable.archs()) {
+      if (detail::can_start_on(tolerations, arch, config_)) pending = false;
+    }
+    Severity severity = pending ? Severity::Error : Severity::Warning;
+    if (!report_.wants(severity, true)) return;
+    std::vector<std::string> names;
+    bool only_prefer = true;
+    for (const Toleration& a : added) {
+      names.push_back(detail::describe(a));
+      if (detail::keeps_pods_off(a)) only_prefer = false;
+    }
+    std::vector<std::string> archs;
+    for (const std::string& arch : f.usable.archs()) {
+      auto it = config_.architectures.find(arch);
+      if (it != config_.architectures.end() && !it->second.tolerations.empty()) {
+        archs.push_back(arch);
+      }
+    }
+    std::string consequence = pending        ? ", so they stay Pending"
+                              : only_prefer ? ", so the scheduler avoids those nodes"
+                                            : ", so they never use those nodes";
+    Finding& finding = report_.add(
+        "missing-toleration", severity,
+        "the pods can run on " + detail::join(archs, ", ") +
+            " nodes but do not tolerate their taints (" + detail::join(names, ", ") + ")" +
+            consequence + "; archfit fix adds the tolerations",
+        node_at("spec.tolerations"), "spec.tolerations");
+    fixable(finding, "tolerations");
+  }
+
+  // Marks a finding fixable, with the field as it is and as fix writes it.
+  void fixable(Finding& f, const char* field) {
+    f.fixable = true;
+    f.current = json_or_empty(field_of(plan_.current, field));
+    f.proposed = json_or_empty(field_of(plan_.desired, field));
+  }
+
+  // lint and fix agree: a finding is fixable exactly when fix changes the
+  // template, and a template archfit placed before is reported as such.
+  void settle_findings() {
+    auto& findings = plan_.findings;
+    bool changes = plan_.changes_template();
+    if (!changes || plan_.has_record) {
+      std::erase_if(findings, [](const Finding& f) { return f.fixable; });
+    }
+    if (!changes || !report_.wants(Severity::Warning, true)) return;
+    if (plan_.has_record) {
+      report_stale();
+      return;
+    }
+    if (std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.fixable; })) {
+      Finding& f = report_.add("missing-arch-affinity", Severity::Warning,
+                               "archfit fix would change this template's placement", t_.spec,
+                               "spec");
+      f.fixable = true;
+    }
+  }
+
+  void report_stale() {
+    std::string message;
+    const image::PlatformSet& S = plan_.platforms;
+    bool placed_now = plan_.desired.find("metadata") != nullptr &&
+                      detail::find(plan_.desired, annotations_path()) != nullptr &&
+                      detail::find(plan_.desired, annotations_path())->find(kOwnedAnnotation);
+    std::string before = previous_platforms_ ? previous_platforms_->str() : std::string();
+    if (legacy_) {
+      message = std::string("this template carries ") + kPlatformsAnnotation + " without " +
+                kOwnedAnnotation +
+                ", from an archfit that did not record what it wrote: archfit treats the "
+                "constraints it finds as yours from now on; archfit fix places the template "
+                "again and records what it adds";
+    } else if (!placed_now) {
+      message = "archfit placed this template" + (before.empty() ? "" : " for " + before) +
+                ", but what it wrote no longer fits (see the other findings); archfit fix takes "
+                "it out and leaves your own constraints";
+    } else if (!before.empty() && before != S.str()) {
+      message = "archfit placed this template for " + before + " (" + kPlatformsAnnotation +
+                "), but its images now run on " + S.str() + "; archfit fix updates it";
+    } else {
+      message = std::string("the constraints archfit recorded in ") + kOwnedAnnotation +
+                " are not what it writes now (the configuration changed, or they were edited); "
+                "archfit fix writes them again";
+    }
+    Finding& f = report_.add("stale-placement", Severity::Warning, message,
+                             annotation_node(kPlatformsAnnotation),
+                             std::string("metadata.annotations.") + kPlatformsAnnotation);
+    f.fixable = true;
+  }
+
+  NodeRef annotation_node(const char* key) const {
+    NodeRef annotations = yaml::lookup(yaml::lookup(t_.node, "metadata"), "annotations");
+    NodeRef node = yaml::lookup(annotations, key);
+    return node ? node : annotations;
+  }
+
+  // The node of a field of the template ("spec.affinity...."): the deepest
+  // one that exists, for the finding's line.
+  NodeRef node_at(const std::string& field) const {
+    NodeRef node = t_.node;
+    std::size_t pos = 0;
+    while (pos < field.size()) {
+      std::size_t end = field.find_first_of(".[", pos);
+      std::string key = field.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+      NodeRef next = yaml::lookup(node, key);
+      if (!next) break;
+      node = next.resolved();
+      if (end == std::string::npos || field[end] == '[') break;
+      pos = end + 1;
+    }
+    return node == t_.node ? t_.spec : node;
+  }
+
+  // Where the user's own constraint is: their nodeSelector when they have no
+  // required node affinity, else the affinity.
+  std::string pinned_field() const {
+    bool selector = field_of(plan_.user, "nodeSelector").is_mapping() &&
+                    detail::find(plan_.user, detail::terms_path()) == nullptr;
+    return selector ? "spec.nodeSelector" : "spec.affinity";
+  }
+  NodeRef pinned_node() const { return node_at(pinned_field()); }
+
+  const TemplateContext& where_;
+  const manifest::PodTemplate& t_;
+  const Config& config_;
+  const Lookup& lookup_;
+  TemplatePlan& plan_;
+  detail::Reporter report_;
+  detail::NodeModel nodes_;
+  std::optional<image::PlatformSet> previous_platforms_;
+  bool legacy_ = false;
+};
 
 }  // namespace
 
 TemplatePlan plan_template(const TemplateContext& where, const Config& config, const Lookup& lookup,
                            Action action) {
   TemplatePlan plan;
-  const manifest::Workload& w = *where.workload;
-  const manifest::PodTemplate& t = *where.pod_template;
-  if (!selected(w, t, config)) return plan;
-  Reporter report(where, plan.findings);
-  detail::NodeModel nodes(config);
-
-  const PodPlacement current = current_placement(t);
-  NodeRef annotation_node =
-      t.node.get("metadata").resolved().get("annotations").resolved().get(kPlatformsAnnotation);
-  std::optional<image::PlatformSet> previous;
-  if (annotation_node.resolved().is_scalar()) {
-    try {
-      previous = image::PlatformSet::parse(annotation_node.resolved().scalar());
-    } catch (const Error&) {
-      previous.reset();  // not archfit's syntax: treat as absent
-    }
-  }
-
-  PodPlacement desired = current;
-  bool owned = false;  // the desired state holds constraints archfit wrote
-  if (previous) detail::remove_constraints_for(desired, *previous, nodes);
-
-  if (action == Action::Remove) {
-    if (!previous) return plan;
-    std::vector<std::string> archs = previous->archs();
-    remove_tolerations(desired.tolerations, archs, config);
-  } else {
-    ImageFacts facts = look_up_images(t, config, lookup, report);
-    if (facts.leave_alone || facts.sets.empty()) {
-      plan.changes.clear();
-      return plan;
-    }
-    image::PlatformSet S = config.cluster_platforms;
-    for (const image::PlatformSet* set : facts.sets)
-      S = set->filter_runnable_on(S);
-    plan.platforms = S;
-    NodeRef spec_at = t.spec;
-    if (S.empty()) {
-      report.add("no-common-platform", Severity::Error,
-                 "no platform of the cluster (" + list(config.cluster_platforms) +
-                     ") runs every image of this pod: " + facts.described() +
-                     "; rebuild an image for a common platform or split the pod",
-                 spec_at, "spec");
-      return plan;
-    }
-    if (previous && *previous == S) {
-      desired = current;  // archfit's own constraints are in place and still right
-    } else if (previous && report.wants(Severity::Warning, true)) {
-      report
-          .add("stale-placement", Severity::Warning,
-               "archfit placed this template for " + previous->str() + " (" + kPlatformsAnnotation +
-                   "), but its images now run on " + S.str() + "; archfit fix updates it",
-               annotation_node, std::string("metadata.annotations.") + kPlatformsAnnotation)
-          .fixable = true;
-    }
-    if (!config.respect_existing) detail::drop_platform_constraints(desired, nodes);
-
-    image::PlatformSet allowed = nodes.allowed(desired.node_selector, desired.affinity);
-    image::PlatformSet usable = allowed.intersect(S);
-    if (usable.empty()) {
-      bool selector = !is_empty(desired.node_selector) &&
-                      nodes.allowed_by_selector(desired.node_selector).intersect(S).empty();
-      NodeRef at = selector ? t.spec.get("nodeSelector") : t.spec.get("affinity");
-      report.add("pinned-to-unsupported-platform", Severity::Error,
-                 std::string(selector ? "nodeSelector" : "node affinity") + " allows only " +
-                     list(allowed) + ", but " + facts.described() +
-                     ": the pods cannot run anywhere; change the constraint or the image "
-                     "(archfit fix leaves this to you)",
-                 at ? at : spec_at, selector ? "spec.nodeSelector" : "spec.affinity");
-      return plan;
-    }
-
-    bool narrowed = !subset(allowed, S) && config.mode != Mode::TolerationsOnly;
-    if (narrowed) {
-      detail::restrict_to(desired, S, nodes, config.mode);
-      owned = true;
-    }
-    if (narrowed && report.wants(Severity::Error, true)) {
-      // The user's constraints already narrow the platforms (but not enough),
-      // rather than saying nothing about them (no constraint, or only
-      // matchFields or unrelated labels).
-      bool had_own = allowed.size() < nodes.allowed(Value(), Value()).size();
-      image::PlatformSet unsupported = minus(allowed, S);
-      std::string field = is_empty(current.affinity) && !is_empty(desired.node_selector) &&
-                                  !(desired.node_selector == current.node_selector)
-                              ? "spec.nodeSelector"
-                              : "spec.affinity";
-      Finding& f =
-          had_own && !(previous && !(*previous == S))
-              ? report.add("pinned-to-unsupported-platform", Severity::Error,
-                           "the pod's node constraints allow " + list(unsupported) +
-                               ", where its images do not run (" + facts.described() +
-                               "): pods there fail with \"exec format error\"; archfit fix "
-                               "narrows the constraint to " +
-                               list(S),
-                           t.spec.get(field == "spec.affinity" ? "affinity" : "nodeSelector")
-                               ? t.spec.get(field == "spec.affinity" ? "affinity" : "nodeSelector")
-                               : spec_at,
-                           field)
-              : report.add("missing-arch-affinity", Severity::Error,
-                           "nothing keeps the pods off " + list(unsupported) +
-                               " nodes, where their images do not run (" + facts.described() +
-                               "); archfit fix adds " +
-                               (field == "spec.nodeSelector" ? "a nodeSelector" : "node affinity") +
-                               " for " + list(S),
-                           spec_at, field);
-      f.fixable = true;
-      if (field == "spec.affinity") {
-        f.current = json_or_empty(current.affinity);
-        f.proposed = json_or_empty(desired.affinity);
-      } else {
-        f.current = json_or_empty(current.node_selector);
-        f.proposed = json_or_empty(desired.node_selector);
-      }
-    }
-    if (config.mode == Mode::Preferred) {
-      Value before = desired.affinity;
-      detail::add_preferences(desired, usable, nodes);
-      if (!(before == desired.affinity)) owned = true;
-    }
-
-    Value before_tolerations = desired.tolerations;
-    std::vector<Toleration> added = add_tolerations(desired.tolerations, usable.archs(), config);
-    if (!added.empty()) owned = true;
-    if (!added.empty() && report.wants(Severity::Warning, true)) {
-      std::vector<std::string> names;
-      for (const Toleration& a : added)
-        names.push_back(detail::describe(a));
-      // Pending for good when no allowed architecture is free of taints.
-      bool all_tainted = true;
-      for (const std::string& arch : usable.archs()) {
-        auto it = config.architectures.find(arch);
-        if (it == config.architectures.end() || it->second.tolerations.empty()) {
-          all_tainted = false;
-        }
-      }
-      NodeRef at = t.spec.get("tolerations");
-      Finding& f = report.add(
-          "missing-toleration", all_tainted ? Severity::Error : Severity::Warning,
-          "the pods can run on " + join(usable.archs(), ", ") +
-              " nodes but do not tolerate their taints (" + join(names, ", ") + ")" +
-              (all_tainted ? ", so they stay Pending" : ", so they never use those nodes") +
-              "; archfit fix adds the tolerations",
-          at ? at : spec_at, "spec.tolerations");
-      f.fixable = true;
-      f.current = json_or_empty(before_tolerations);
-      f.proposed = json_or_empty(desired.tolerations);
-    }
-    if (previous && !(*previous == S)) {
-      // What archfit wrote for the old set is gone; the new set's tolerations
-      // were added above.
-      std::vector<std::string> gone;
-      for (const std::string& arch : previous->archs()) {
-        std::vector<std::string> now = usable.archs();
-        if (std::find(now.begin(), now.end(), arch) == now.end()) gone.push_back(arch);
-      }
-      remove_tolerations(desired.tolerations, gone, config);
-    }
-    if (previous && *previous == S) owned = true;
-
-    Value annotation = owned && config.annotate ? Value::string(S.str()) : Value();
-    Value current_annotation = annotation_node.resolved().is_scalar()
-                                   ? Value::string(std::string(annotation_node.resolved().scalar()))
-                                   : Value();
-    if (previous || owned) {
-      record(plan, {"metadata", "annotations", kPlatformsAnnotation}, current_annotation,
-             annotation);
-    }
-  }
-  if (action == Action::Remove) {
-    record(plan, {"metadata", "annotations", kPlatformsAnnotation},
-           Value::string(std::string(annotation_node.resolved().scalar())), Value());
-  }
-  widen_annotation_removal(plan, t.node);
-  record(plan, {"spec", "nodeSelector"}, current.node_selector, desired.node_selector);
-  record(plan, {"spec", "affinity"}, current.affinity, desired.affinity);
-  record(plan, {"spec", "tolerations"}, current.tolerations, desired.tolerations);
+  if (!selected(*where.workload, *where.pod_template, config)) return plan;
+  Planner(where, config, lookup, plan).run(action);
   return plan;
+}
+
+std::vector<yaml::FieldChange> removal_changes(const Value& view) {
+  Previous previous = read_previous(view);
+  detail::Undone undone = detail::undo(view, previous.record);
+  return detail::changes_between(view, undone.view, undone.positions);
 }
 
 }  // namespace archfit::placement

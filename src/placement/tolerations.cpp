@@ -1,5 +1,7 @@
 #include "placement/tolerations.hpp"
 
+#include <algorithm>
+
 #include "placement/labels.hpp"
 
 namespace archfit::placement::detail {
@@ -42,6 +44,23 @@ std::string describe(const Toleration& t) {
   if (t.op != "Exists" && !t.value.empty()) out += "=" + t.value;
   if (!t.effect.empty()) out += ":" + t.effect;
   return out;
+}
+
+bool keeps_pods_off(const Toleration& taint) {
+  return taint.effect != "PreferNoSchedule";
+}
+
+bool can_start_on(const Value& tolerations, const std::string& arch, const Config& config) {
+  auto it = config.architectures.find(arch);
+  if (it == config.architectures.end()) return true;
+  for (const Toleration& taint : it->second.tolerations) {
+    if (!keeps_pods_off(taint)) continue;
+    bool tolerated = tolerations.is_sequence() &&
+                     std::any_of(tolerations.items().begin(), tolerations.items().end(),
+                                 [&taint](const Value& t) { return tolerates(t, taint); });
+    if (!tolerated) return false;
+  }
+  return true;
 }
 
 }  // namespace archfit::placement::detail

@@ -19,4 +19,14 @@ bool tolerates(const yaml::Value& existing, const Toleration& wanted);
 // key=value:effect, as kubectl taint writes it.
 std::string describe(const Toleration& t);
 
+// True when nodes tainted like this keep pods that do not tolerate the taint
+// off for good: NoSchedule and NoExecute (and an empty effect, which stands
+// for every effect). PreferNoSchedule only makes the scheduler avoid them.
+bool keeps_pods_off(const Toleration& taint);
+
+// Whether pods with `tolerations` (a pod spec's list, or null) can start on
+// nodes of `arch`, whose taints the configuration gives as the tolerations
+// pods there need.
+bool can_start_on(const yaml::Value& tolerations, const std::string& arch, const Config& config);
+
 }  // namespace archfit::placement::detail

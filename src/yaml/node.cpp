@@ -106,4 +106,42 @@ std::string_view Tree::anchor_of(NodeId id) const {
   return it != props_.end() && it->node == id ? std::string_view(it->anchor) : std::string_view();
 }
 
+bool is_merge_key(NodeRef key) {
+  key = key.resolved();
+  return key.is_scalar() && key.style() == Style::Plain && key.scalar() == "<<" &&
+         key.tag().empty();
+}
+
+namespace {
+
+// Merge sources nest rarely; the bound only stops an alias cycle
+// (`&a {<<: *a}`) from recursing for ever.
+constexpr int kMaxMergeDepth = 64;
+
+NodeRef lookup_at(NodeRef mapping, std::string_view key, NodeRef* merged_by, int depth) {
+  mapping = mapping.resolved();
+  if (depth > kMaxMergeDepth) return {};
+  if (!mapping.is_mapping()) return {};
+  if (NodeRef own = mapping.get(key)) return own;
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    if (!is_merge_key(mapping.key(i))) continue;
+    NodeRef sources = mapping.value(i).resolved();
+    std::size_t n = sources.is_sequence() ? sources.size() : 1;
+    for (std::size_t j = 0; j < n; ++j) {
+      NodeRef source = sources.is_sequence() ? sources.item(j) : sources;
+      if (NodeRef found = lookup_at(source, key, nullptr, depth + 1)) {
+        if (merged_by != nullptr) *merged_by = mapping.key(i);
+        return found;
+      }
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+NodeRef lookup(NodeRef mapping, std::string_view key, NodeRef* merged_by) {
+  return lookup_at(mapping, key, merged_by, 0);
+}
+
 }  // namespace archfit::yaml

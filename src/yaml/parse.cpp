@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -250,6 +251,50 @@ class TreeBuilder {
       // blank lines and comments; end it at its last child instead.
       n.span.end = tree_.nodes_[tree_.children_.back()].span.end;
     }
+    if (n.kind == Kind::Mapping && limits_.reject_duplicate_keys) reject_duplicate_keys(n);
+  }
+
+  // Kubernetes decodes strictly: a key given twice in one mapping is an
+  // error there, so it is one here, not a silent "the last one wins".
+  void reject_duplicate_keys(const Node& mapping) {
+    std::uint32_t entries = mapping.child_count / 2;
+    if (entries < 2) return;
+    keys_.clear();
+    for (std::uint32_t i = 0; i < entries; ++i) {
+      const Node& key = tree_.nodes_[tree_.children_[mapping.first_child + 2 * i]];
+      if (key.kind == Kind::Scalar) keys_.emplace_back(tree_.value_of(key), &key);
+    }
+    auto first_of = [this](std::size_t at) -> const Node* {
+      for (std::size_t j = 0; j < at; ++j) {
+        if (keys_[j].first == keys_[at].first) return keys_[j].second;
+      }
+      return nullptr;
+    };
+    if (keys_.size() <= 16) {
+      for (std::size_t i = 1; i < keys_.size(); ++i) {
+        if (const Node* first = first_of(i)) duplicate_key(*first, *keys_[i].second);
+      }
+      return;
+    }
+    std::stable_sort(keys_.begin(), keys_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::size_t i = 1; i < keys_.size(); ++i) {
+      if (keys_[i].first == keys_[i - 1].first) {
+        duplicate_key(*keys_[i - 1].second, *keys_[i].second);
+      }
+    }
+  }
+
+  [[noreturn]] void duplicate_key(const Node& first, const Node& second) const {
+    Location where;
+    where.line = second.line;
+    where.column = second.column;
+    fail(ErrorKind::Input,
+         "duplicate key " + quoted(tree_.value_of(second)) + " (first at line " +
+             std::to_string(first.line) + ", column " + std::to_string(first.column) +
+             "): a key may be given only once in a mapping (the API server refuses manifests "
+             "that repeat one); remove one of them",
+         where);
   }
 
   [[noreturn]] void throw_parse_error(detail::Parser& parser) {
@@ -279,6 +324,7 @@ class TreeBuilder {
   std::vector<Open> stack_;
   std::vector<NodeId> scratch_;
   std::unordered_map<std::string, NodeId> anchors_;
+  std::vector<std::pair<std::string_view, const Node*>> keys_;  // scratch of reject_duplicate_keys
 };
 
 Tree parse_document(std::string_view text, std::uint32_t first_line, const Limits& limits) {

@@ -110,4 +110,55 @@ std::vector<DocumentText> split_stream(std::string_view stream) {
   return docs;
 }
 
+namespace {
+
+Location position_of(std::string_view stream, std::size_t pos) {
+  Location where;
+  where.line = 1;
+  std::size_t line_start = 0;
+  for (std::size_t i = 0; i < pos; ++i) {
+    if (stream[i] == '\n') {
+      ++where.line;
+      line_start = i + 1;
+    }
+  }
+  where.column = static_cast<std::uint32_t>(pos - line_start + 1);
+  return where;
+}
+
+}  // namespace
+
+void check_encoding(std::string_view stream) {
+  auto starts = [&stream](std::string_view prefix) { return stream.substr(0, prefix.size()) == prefix; };
+  using namespace std::string_view_literals;
+  const char* encoding = starts("\x00\x00\xFE\xFF"sv) || starts("\xFF\xFE\x00\x00"sv) ? "UTF-32"
+                         : starts("\xFE\xFF"sv) || starts("\xFF\xFE"sv)                   ? "UTF-16"
+                                                                                          : nullptr;
+  if (encoding != nullptr) {
+    Location where;
+    where.line = 1;
+    where.column = 1;
+    fail(ErrorKind::Input,
+         std::string("the file is ") + encoding +
+             " (it starts with that byte order mark); archfit reads UTF-8: convert it, e.g. "
+             "iconv -f " + encoding + " -t UTF-8",
+         where);
+  }
+  if (const void* nul = std::memchr(stream.data(), '\0', stream.size())) {
+    std::size_t pos = static_cast<const char*>(nul) - stream.data();
+    fail(ErrorKind::Input,
+         "the file holds a NUL byte, which YAML does not allow: it is binary, or UTF-16 or "
+         "UTF-32 without a byte order mark; archfit reads UTF-8 text",
+         position_of(stream, pos));
+  }
+  for (std::size_t pos = stream.find('\r'); pos != std::string_view::npos;
+       pos = stream.find('\r', pos + 1)) {
+    if (pos + 1 < stream.size() && stream[pos + 1] == '\n') continue;
+    fail(ErrorKind::Input,
+         "a line ends with a lone carriage return (CR): archfit reads LF or CRLF line breaks; "
+         "convert the file, e.g. tr '\\r' '\\n'",
+         position_of(stream, pos));
+  }
+}
+
 }  // namespace archfit::yaml

@@ -11,6 +11,17 @@
 
 namespace archfit::yaml {
 
+Value Value::null_written(std::string text) {
+  Value v;
+  v.data_ = Null{std::move(text)};
+  return v;
+}
+
+const std::optional<std::string>& Value::null_text() const {
+  static const std::optional<std::string> none;
+  return is_null() ? std::get<Null>(data_).text : none;
+}
+
 Value Value::boolean(bool b) {
   Value v;
   v.data_ = b;
@@ -146,7 +157,8 @@ class Converter {
     Resolved r = node.resolve();
     switch (r.type) {
       case ScalarType::Null:
-        return Value();
+        // Kept as written so that a null archfit fills can be given back.
+        return node.node().has_props ? Value() : Value::null_written(std::string(node.text()));
       case ScalarType::Bool:
         return Value::boolean(r.boolean);
       case ScalarType::Int:
@@ -183,12 +195,6 @@ class Converter {
     }
     // A collection used as a key: keep it distinguishable and stable.
     return to_json(convert(key, depth + 1));
-  }
-
-  static bool is_merge_key(NodeRef key) {
-    key = key.resolved();
-    return key.is_scalar() && key.style() == Style::Plain && key.scalar() == "<<" &&
-           key.tag().empty();
   }
 
   Value mapping(NodeRef node, std::uint32_t depth) {

@@ -41,4 +41,20 @@ std::filesystem::path source_dir() {
   return ARCHFIT_SOURCE_DIR;
 }
 
+yaml::Limits as_written() {
+  yaml::Limits limits;
+  limits.reject_duplicate_keys = false;
+  return limits;
+}
+
+const std::vector<DuplicateKey>& corpus_duplicate_keys() {
+  // Three archived Deployments of kubernetes/examples give `selector` twice.
+  static const std::vector<DuplicateKey> keys = {
+      {"kubernetes__examples__workloads_concat.yaml", 1347},
+      {"kubernetes__examples__workloads_concat.yaml", 1404},
+      {"kubernetes__examples__workloads_concat.yaml", 1443},
+  };
+  return keys;
+}
+
 }  // namespace archfit::testing

@@ -2,7 +2,10 @@
 // time. A missing corpus fails the tests that need it; it is never skipped.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+
+#include <archfit/yaml/parse.hpp>
 #include <string>
 #include <vector>
 
@@ -13,5 +16,17 @@ std::filesystem::path corpus_dir();
 std::vector<std::filesystem::path> corpus_files();
 std::string read(const std::filesystem::path& path);
 std::filesystem::path source_dir();
+
+// Parser limits that read a file as it is written: the corpus holds real
+// manifests that give a key twice, which archfit itself refuses.
+yaml::Limits as_written();
+
+// Where the corpus gives a key twice, which archfit refuses as input errors:
+// file name and line of the second key.
+struct DuplicateKey {
+  const char* file;
+  std::uint32_t line;
+};
+const std::vector<DuplicateKey>& corpus_duplicate_keys();
 
 }  // namespace archfit::testing

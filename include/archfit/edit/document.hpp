@@ -1,13 +1,12 @@
-// Applying the plans of one document's pod templates to its text, and
-// checking the result: the edited text is parsed again and must mean exactly
-// the original data with the planned fields changed. Anything else is a bug,
-// and nothing is written.
+// Applying the changes planned for one document's pod templates to its text,
+// and checking the result: the edited text is parsed again and must mean
+// exactly the original data with the planned fields changed.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/change.hpp>
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::edit {
@@ -15,14 +14,18 @@ namespace archfit::edit {
 struct TemplateEdit {
   yaml::NodeRef pod_template;  // the mapping with the template's metadata and spec
   std::string path;            // of that mapping from the document root ("" for a Pod)
-  std::vector<placement::FieldChange> changes;
+  std::vector<yaml::FieldChange> changes;
 };
 
 struct DocumentResult {
   std::string text;  // the new document text when `changed`
   bool changed = false;
-  // One per template that could not be edited (index into the edits, reason).
+  // One per template that could not be edited (index into the edits, reason);
+  // the text leaves those templates as they were.
   std::vector<std::pair<std::size_t, std::string>> uneditable;
+  // The edited text did not parse again, or did not mean what was planned
+  // (why): a bug. Nothing of `text` may be written then.
+  std::string unverified;
 };
 
 // `first_line` is the document's first line in its file, for messages. With

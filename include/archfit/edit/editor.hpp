@@ -1,8 +1,14 @@
 // Changing a parsed document by splicing text into its original bytes. Every
-// change is the smallest one that gives the wanted data: append an entry after
-// the last one of a mapping, append an item to a sequence, take entries or
-// items out, replace one node. New text follows the document's layout; flow
-// collections get flow text. Bytes outside the splices stay as they are.
+// change is the smallest one that gives the wanted data: add entries or items
+// where the data puts them, take entries or items out, replace one node. New
+// text follows the document's layout; flow collections get flow text (JSON in
+// a JSON document). Bytes outside the splices stay as they are.
+//
+// Adding and taking out are exact inverses: an entry or item added and later
+// taken out again leaves the bytes that were there before, so that what
+// archfit adds can be given back byte for byte. Nothing that reaches a field
+// through an alias or a merge key is edited: that would change another place
+// of the document or hide a merged value, so the edit is refused instead.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +33,12 @@ class DocumentEditor {
   DocumentEditor(const yaml::Tree& tree, Layout layout);
 
   // Makes the value at `path` below `mapping` equal `value`, creating the
-  // mappings on the way. Returns false, with reason(), when that cannot be
-  // done without changing another part of the document (an anchor used
-  // elsewhere would change with it); nothing is recorded then.
-  bool set(yaml::NodeRef mapping, const std::vector<std::string>& path, const yaml::Value& value);
+  // mappings on the way; a key that is new goes at `position` among its
+  // mapping's keys (at the end when npos). Returns false, with reason(), when
+  // that cannot be done without changing another part of the document;
+  // nothing is recorded then.
+  bool set(yaml::NodeRef mapping, const std::vector<std::string>& path, const yaml::Value& value,
+           std::size_t position = static_cast<std::size_t>(-1));
 
   // Takes the last key of `path` out of its mapping; nothing when absent.
   bool remove(yaml::NodeRef mapping, const std::vector<std::string>& path);
@@ -60,10 +68,10 @@ class DocumentEditor {
   Layout layout_;
   std::vector<Splice> splices_;
   std::string reason_;
-  std::vector<yaml::NodeId> parent_;  // built on first use
+  std::vector<yaml::NodeId> parent_;
   // For each node, how many aliases that stay in the text point at it. An
-  // alias inside a replaced or removed subtree no longer counts, so that an
-  // anchor whose every alias is being rewritten becomes editable.
+  // alias inside a removed subtree no longer counts, so that an anchor whose
+  // every alias goes away becomes editable.
   std::vector<std::uint32_t> alias_uses_;
   std::vector<yaml::NodeId> dropped_;  // aliases taken out, in order, for rollback
 };

@@ -1,6 +1,6 @@
 // How a document lays out its block collections, so that text archfit adds
 // looks like the text around it: indentation step, whether sequence items are
-// indented under their key, and the line ending.
+// indented under their key, the line ending, and whether it is JSON.
 #pragma once
 
 #include <string>
@@ -13,6 +13,9 @@ struct Layout {
   int indent = 2;                 // spaces per level of block mappings
   bool indent_sequences = false;  // "key:\n  - item" (true) or "key:\n- item" (false)
   std::string newline = "\n";
+  // The document is JSON (a flow mapping with double-quoted keys): text
+  // archfit adds is JSON too.
+  bool json = false;
 };
 
 // The layout most of the document uses; the defaults where it says nothing.

@@ -13,8 +13,9 @@ namespace archfit::edit {
 // numbers, booleans and null as JSON writes them.
 std::string render_scalar(const yaml::Value& v, bool flow);
 
-// Flow style: {key: value, list: [a, b]}.
-std::string render_flow(const yaml::Value& v);
+// Flow style: {key: value, list: [a, b]}; with `json`, JSON:
+// {"key": "value", "list": ["a", "b"]}.
+std::string render_flow(const yaml::Value& v, bool json = false);
 
 // What follows "key:" for this value when the key sits at `key_column`
 // (0-based): " scalar", " {}" / " []" for empty collections, or a line break

@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/change.hpp>
 #include <archfit/yaml/node.hpp>
 #include <archfit/yaml/value.hpp>
 
@@ -22,7 +22,7 @@ namespace archfit::edit {
 // ("items[2].spec.template"; "" for a Pod).
 struct AppliedChanges {
   std::string_view path;
-  const std::vector<placement::FieldChange>* changes = nullptr;
+  const std::vector<yaml::FieldChange>* changes = nullptr;
 };
 
 // True when `edited` means `original` with every change applied, in order.
@@ -42,6 +42,6 @@ yaml::Value intended_value(yaml::NodeRef original, const std::vector<AppliedChan
 yaml::Value* value_at(yaml::Value& root, std::string_view path);
 
 // One planned change applied to data at `pod_template`.
-void apply_change(yaml::Value& pod_template, const placement::FieldChange& change);
+void apply_change(yaml::Value& pod_template, const yaml::FieldChange& change);
 
 }  // namespace archfit::edit

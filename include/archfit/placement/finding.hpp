@@ -42,7 +42,8 @@ inline constexpr const char* kRules[] = {
     "no-common-platform",    "missing-toleration",
     "unresolved-image",      "invalid-image-reference",
     "stale-placement",       "uneditable-yaml",
-    "mutable-tag",
+    "mutable-tag",           "invalid-node-affinity",
+    "invalid-toleration",
 };
 
 }  // namespace archfit::placement

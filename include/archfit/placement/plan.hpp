@@ -1,7 +1,13 @@
 // Deciding what one pod template should carry (DESIGN.md section 6): from its
 // images' platforms and the cluster's, the node affinity, nodeSelector,
-// tolerations and annotation it needs, plus the findings lint reports.
-// Everything here is data; edit/ turns a plan into text.
+// tolerations and annotations it needs, plus the findings lint reports.
+//
+// A plan starts from the user's template: the template as it is, without
+// what archfit's ownership record (ownership.hpp) says archfit changed
+// earlier. What fix writes is always computed from that user's template, so
+// a run after images changed gives what a first run would, and `--remove`
+// gives the user's template back. Everything here is data; edit/ turns the
+// changes into text.
 #pragma once
 
 #include <functional>
@@ -15,22 +21,33 @@
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
 #include <archfit/resolve/resolver.hpp>
+#include <archfit/yaml/change.hpp>
 #include <archfit/yaml/value.hpp>
 
 namespace archfit::placement {
 
-// The new value of one field of the pod template. `value` null with `remove`
-// set means: take the key out.
-struct FieldChange {
-  std::vector<std::string> path;  // from the pod template, e.g. {"spec", "affinity"}
-  yaml::Value value;
-  bool remove = false;
-};
-
 struct TemplatePlan {
-  std::vector<FieldChange> changes;  // empty: leave the template as it is
+  // The template's placement fields and metadata as data (see
+  // src/placement/view.hpp): as they are, as the user wrote them (without
+  // archfit's earlier changes), and as fix leaves them.
+  yaml::Value current;
+  yaml::Value user;
+  yaml::Value desired;
+  // The template carries an ownership record (or the older archfit.io/platforms
+  // annotation alone).
+  bool has_record = false;
+  // The edits, as two steps: take archfit's earlier changes out (current ->
+  // user), then write the new ones (user -> desired).
+  std::vector<yaml::FieldChange> removal;
+  std::vector<yaml::FieldChange> changes;
+  // The plan takes out or fills in values of the user's: before writing,
+  // check that taking archfit's changes out gives those bytes back.
+  bool gives_back = false;
   std::vector<Finding> findings;
   image::PlatformSet platforms;  // S: where every image runs, within the cluster
+
+  // fix changes this template.
+  bool changes_template() const { return !(desired == current); }
 };
 
 // Where a template is, for findings.
@@ -52,5 +69,9 @@ enum class Action { Fix, Remove };
 
 TemplatePlan plan_template(const TemplateContext& where, const Config& config, const Lookup& lookup,
                            Action action = Action::Fix);
+
+// The changes that take out what archfit recorded in a template showing
+// `view` (a plan's `desired`): what a later `--remove` will do to it.
+std::vector<yaml::FieldChange> removal_changes(const yaml::Value& view);
 
 }  // namespace archfit::placement

@@ -147,4 +147,13 @@ class Tree {
   std::vector<Props> props_;  // sorted by node id
 };
 
+// True for a `<<` merge key (plain, untagged).
+bool is_merge_key(NodeRef key);
+
+// The value under `key` in a mapping as Kubernetes reads it: the mapping's own
+// entry, else one merged in through a `<<` key (`<<: *a` or `<<: [*a, *b]`,
+// the first source that has it). When it came through a merge key and
+// `merged_by` is given, that is set to the `<<` key. Null when absent.
+NodeRef lookup(NodeRef mapping, std::string_view key, NodeRef* merged_by = nullptr);
+
 }  // namespace archfit::yaml

@@ -13,6 +13,9 @@ struct Limits {
   std::size_t max_document_bytes = std::size_t{256} << 20;  // 256 MiB
   std::uint32_t max_depth = 512;                            // nesting of collections
   std::size_t max_alias_expansion = 1'000'000;              // nodes produced by expanding aliases
+  // A key given twice in one mapping is an input error, as in Kubernetes'
+  // strict decoding. Only tests that study files as they are turn it off.
+  bool reject_duplicate_keys = true;
 };
 
 // Parses `text`, which must hold at most one document (see split_stream).

@@ -26,4 +26,10 @@ struct DocumentText {
 // LF line breaks, a BOM and a missing final newline are all kept as they are.
 std::vector<DocumentText> split_stream(std::string_view stream);
 
+// Refuses, with Error(Input) at the offending line and column, what archfit
+// cannot edit byte for byte: UTF-16 and UTF-32 text (a byte order mark or a
+// NUL byte) and lone-CR line breaks. lint and fix read through this check, so
+// they refuse the same files.
+void check_encoding(std::string_view stream);
+
 }  // namespace archfit::yaml

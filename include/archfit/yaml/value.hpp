@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -23,6 +24,9 @@ class Value {
   using Mapping = std::vector<Entry>;  // in document order; keys are unique
 
   Value() = default;  // null
+  // A null as the document writes it ("~", "null", or "" for an empty
+  // value), so that it can be written back the same way. Equal to Value().
+  static Value null_written(std::string text);
   static Value boolean(bool b);
   static Value integer(std::int64_t i);
   static Value real(double d);
@@ -36,6 +40,8 @@ class Value {
   bool is_sequence() const { return type() == Type::Sequence; }
   bool is_mapping() const { return type() == Type::Mapping; }
 
+  // How a null was written; nullopt when not known (or not a null).
+  const std::optional<std::string>& null_text() const;
   bool as_bool() const { return std::get<bool>(data_); }
   std::int64_t as_int() const { return std::get<std::int64_t>(data_); }
   double as_float() const { return std::get<double>(data_); }
@@ -56,7 +62,10 @@ class Value {
   friend bool operator==(const Value& a, const Value& b);
 
  private:
-  std::variant<std::monostate, bool, std::int64_t, double, std::string, Sequence, Mapping> data_;
+  struct Null {
+    std::optional<std::string> text;
+  };
+  std::variant<Null, bool, std::int64_t, double, std::string, Sequence, Mapping> data_;
 };
 
 // The data a node stands for, as Kubernetes reads it: aliases expanded, merge

@@ -394,7 +394,9 @@ INSTANTIATE_TEST_SUITE_P(
             "fallbackPlatforms, tagTTL, concurrency, timeout, mirrors, insecureRegistries, caFile, "
             "dockerConfig, credentialsDir"},
         Bad{"DuplicateKey", "placement:\n  mode: affinity\n  mode: preferred\n",
-            "3:3: placement.mode: given twice (also at line 2); keep one"},
+            "3:3: duplicate key \"mode\" (first at line 2, column 3): "
+            "a key may be given only once in a mapping (the API server refuses manifests that "
+            "repeat one); remove one of them"},
         Bad{"SectionNotAMapping", "placement: [affinity]\n",
             "1:12: placement: expected a mapping of mode, preferredWeights, respectExisting, "
             "annotate, got a list"},

@@ -1,13 +1,15 @@
 // `archfit fix` over every corpus file, with a lock file that gives each
 // image a platform set by turns (amd64 only, amd64+arm64, arm64 only):
 // untouched documents stay byte for byte, changed ones differ only in the
-// placement fields of their pod templates, a second fix changes nothing, and
-// lint afterwards finds nothing fix could have fixed.
+// placement fields of their pod templates, and the laws of support/laws.hpp
+// hold (remove gives every byte back, a second fix changes nothing, lint and
+// fix agree).
 #include <memory>
 #include <set>
 
 #include <gtest/gtest.h>
 
+#include <archfit/base/error.hpp>
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/discover.hpp>
@@ -16,6 +18,7 @@
 #include <archfit/yaml/value.hpp>
 
 #include "support/corpus.hpp"
+#include "support/laws.hpp"
 #include "support/process.hpp"
 
 namespace archfit::testing {
@@ -35,7 +38,8 @@ Parsed parse_all(const std::string& text) {
   Parsed p;
   p.docs = yaml::split_stream(text);
   for (const auto& d : p.docs) {
-    p.trees.push_back(std::make_unique<yaml::Tree>(yaml::parse_document(d.text, d.first_line)));
+    p.trees.push_back(
+        std::make_unique<yaml::Tree>(yaml::parse_document(d.text, d.first_line, as_written())));
   }
   return p;
 }
@@ -73,6 +77,7 @@ Value without_placement(const yaml::Tree& tree) {
       if (Value* metadata = at->find("metadata")) {
         if (Value* annotations = metadata->find("annotations")) {
           annotations->erase("archfit.io/platforms");
+          annotations->erase("archfit.io/owned");
           if (annotations->entries().empty()) metadata->erase("annotations");
         }
         if (metadata->entries().empty()) at->erase("metadata");
@@ -126,30 +131,33 @@ std::set<std::string> errors_of(const std::string& json_report) {
   return out;
 }
 
-TEST(CorpusFix, ChangesOnlyPlacementAndIsIdempotent) {
-  TempDir tmp;
-  tmp.write("archfit.lock", lock_for_corpus());
-  tmp.write("config.yaml", "");
+// The file without the documents archfit refuses (those that give a key
+// twice), so that the rest of it is tested too.
+std::string acceptable_part(const std::string& text) {
+  std::string out;
+  for (const yaml::DocumentText& d : yaml::split_stream(text)) {
+    try {
+      yaml::parse_document(d.text, d.first_line);
+      out += d.text;
+    } catch (const Error&) {
+    }
+  }
+  return out;
+}
+
+// Every law of support/laws.hpp on every corpus file, and fix changes
+// nothing outside the placement fields and archfit's annotations.
+TEST(CorpusFix, KeepsTheLawsAndChangesOnlyPlacement) {
+  const std::string lock = lock_for_corpus();
   std::size_t changed_files = 0;
   std::size_t changed_documents = 0;
   for (const auto& path : corpus_files()) {
     std::string name = path.filename().string();
     SCOPED_TRACE(name);
-    std::string original = read(path);
-    tmp.write(name, original);
-    ProcessOptions at;
-    at.cwd = tmp.path();
-    std::vector<std::string> flags{"--config", "config.yaml", "--lock", "archfit.lock", name};
-    std::vector<std::string> lint{"lint", "--format", "json"};
-    lint.insert(lint.end(), flags.begin(), flags.end());
-    ProcessResult before = run_archfit(lint, at);
-    ASSERT_TRUE(before.exit_code == 0 || before.exit_code == 1) << before.err;
-
-    std::vector<std::string> fix{"fix", "-q"};
-    fix.insert(fix.end(), flags.begin(), flags.end());
-    ProcessResult fixed = run_archfit(fix, at);
-    ASSERT_TRUE(fixed.exit_code == 0 || fixed.exit_code == 1) << fixed.err;
-    std::string result = read(tmp / name);
+    std::string original = acceptable_part(read(path));
+    Workspace ws(original, lock, "");
+    std::string before_lint = ws.lint_json();
+    std::string result = ws.fix();
     if (result != original) ++changed_files;
 
     Parsed a = parse_all(original);
@@ -161,22 +169,39 @@ TEST(CorpusFix, ChangesOnlyPlacementAndIsIdempotent) {
       EXPECT_EQ(without_placement(*a.trees[i]), without_placement(*b.trees[i]))
           << "document " << i << " changed outside the placement fields";
     }
-
-    ProcessResult again = run_archfit(fix, at);
-    ASSERT_TRUE(again.exit_code == 0 || again.exit_code == 1) << again.err;
-    EXPECT_EQ(read(tmp / name), result) << "a second fix changed the file";
-
-    ProcessResult after = run_archfit(lint, at);
-    ASSERT_TRUE(after.exit_code == 0 || after.exit_code == 1) << after.err;
-    EXPECT_EQ(after.out.find("\"fixable\":true"), std::string::npos) << after.out;
-    std::set<std::string> left = errors_of(after.out);
-    std::set<std::string> had = errors_of(before.out);
-    for (const std::string& e : left) {
+    std::set<std::string> had = errors_of(before_lint);
+    ws.write_input(result);
+    for (const std::string& e : errors_of(ws.lint_json())) {
       EXPECT_TRUE(had.count(e)) << "new error after fix: " << e;
     }
+    for (const std::string& law : broken_laws(ws, original))
+      ADD_FAILURE() << law.substr(0, 2000);
   }
   EXPECT_GE(changed_files, 18u);
   EXPECT_GE(changed_documents, 250u);
+}
+
+// A file that gives a key twice is refused whole, by lint and fix alike, with
+// both places named; nothing is written.
+TEST(CorpusFix, RefusesKeysGivenTwice) {
+  const std::string lock = lock_for_corpus();
+  std::set<std::string> files;
+  for (const DuplicateKey& d : corpus_duplicate_keys()) {
+    // A file is refused at its first key given twice.
+    if (!files.insert(d.file).second) continue;
+    std::string original = read(corpus_dir() / d.file);
+    Workspace ws(original, lock, "");
+    for (std::vector<std::string> command : {std::vector<std::string>{"lint"},
+                                            std::vector<std::string>{"fix"},
+                                            std::vector<std::string>{"fix", "--check"}}) {
+      ProcessResult r = ws.run(command);
+      EXPECT_EQ(r.exit_code, 2) << command[0] << ": " << r.err;
+      EXPECT_NE(r.err.find("input.yaml:" + std::to_string(d.line) + ":3: duplicate key \"selector\""),
+                std::string::npos)
+          << r.err;
+      EXPECT_EQ(ws.input(), original) << command[0] << " wrote the file";
+    }
+  }
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 namespace archfit::edit {
 namespace {
 
-using placement::FieldChange;
+using yaml::FieldChange;
 using yaml::Value;
 
 Value data(const std::string& text) {
@@ -18,11 +18,11 @@ Value data(const std::string& text) {
 }
 
 FieldChange set(std::vector<std::string> path, const std::string& yaml_value) {
-  return FieldChange{std::move(path), data(yaml_value), false};
+  return FieldChange{std::move(path), data(yaml_value), false, std::nullopt};
 }
 
 FieldChange remove(std::vector<std::string> path) {
-  return FieldChange{std::move(path), Value(), true};
+  return FieldChange{std::move(path), Value(), true, std::nullopt};
 }
 
 struct Check {
@@ -32,8 +32,12 @@ struct Check {
 
 Check check(const std::string& before, const std::string& after, const std::string& path,
             const std::vector<FieldChange>& changes) {
-  yaml::Tree a = yaml::parse_document(before);
-  yaml::Tree b = yaml::parse_document(after);
+  // Verification must hold even for a document with a key twice (the parser
+  // refuses those by default).
+  yaml::Limits lenient;
+  lenient.reject_duplicate_keys = false;
+  yaml::Tree a = yaml::parse_document(before, 0, lenient);
+  yaml::Tree b = yaml::parse_document(after, 0, lenient);
   std::vector<AppliedChanges> applied{AppliedChanges{path, &changes}};
   return Check{walk_proves(a.root(), b.root(), applied),
                means_as_intended(a.root(), b.root(), applied)};

@@ -61,7 +61,7 @@ Counts count(const std::string& data, const KindTable& kinds, std::set<std::stri
   Counts c;
   std::set<std::string> images;
   for (const auto& doc : yaml::split_stream(data)) {
-    auto tree = std::make_unique<yaml::Tree>(yaml::parse_document(doc.text, doc.first_line));
+    auto tree = std::make_unique<yaml::Tree>(yaml::parse_document(doc.text, doc.first_line, archfit::testing::as_written()));
     for (const Workload& w : discover(*tree, kinds)) {
       ++c.workloads;
       for (const PodTemplate& t : w.templates) {

@@ -70,6 +70,7 @@ TEST(Corpus, EveryFileRoundTripsAndParses) {
   ASSERT_FALSE(files.empty());
   std::size_t documents = 0;
   std::size_t nodes = 0;
+  std::size_t refused = 0;
   for (const auto& path : files) {
     std::string file = path.filename().string();
     std::string data = archfit::testing::read(path);
@@ -80,14 +81,29 @@ TEST(Corpus, EveryFileRoundTripsAndParses) {
     ASSERT_EQ(joined, data) << file << " does not round-trip through the stream reader";
     for (const auto& d : docs) {
       try {
-        Tree tree = parse_document(d.text, d.first_line);
+        Tree tree = parse_document(d.text, d.first_line, archfit::testing::as_written());
         nodes += check_spans(tree, file);
         ++documents;
       } catch (const Error& e) {
         ADD_FAILURE() << e.in_file(file).what();
       }
+      // archfit's own reading refuses exactly the known keys given twice.
+      std::uint32_t refused_at = 0;
+      try {
+        parse_document(d.text, d.first_line);
+      } catch (const Error& e) {
+        refused_at = e.where().line;
+        EXPECT_NE(e.message().find("duplicate key"), std::string::npos) << e.in_file(file).what();
+      }
+      bool known = false;
+      for (const auto& dup : archfit::testing::corpus_duplicate_keys()) {
+        known = known || (file == dup.file && refused_at == dup.line);
+      }
+      EXPECT_TRUE(refused_at == 0 || known) << file << ":" << refused_at << " refused";
+      if (refused_at != 0) ++refused;
     }
   }
+  EXPECT_EQ(refused, archfit::testing::corpus_duplicate_keys().size());
   EXPECT_GT(documents, 900u);
   EXPECT_GT(nodes, 100000u);
 }

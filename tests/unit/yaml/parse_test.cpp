@@ -109,8 +109,41 @@ TEST(Parse, AnchorsAliasesAndTags) {
   EXPECT_EQ(tree.root().get("local").scalar(), "y");
 }
 
-TEST(Parse, DuplicateKeysLastWins) {
-  Tree tree = parse_document("a: 1\na: 2\n");
+TEST(Parse, DuplicateKeysAreRefusedNamingBothPlaces) {
+  for (const char* doc : {"a: 1\nb: 2\na: 3\n", "x:\n  spec: 1\n  spec: 2\n", "{a: 1, b: 2, a: 3}\n",
+                          "- {image: x, image: y}\n"}) {
+    try {
+      parse_document(doc, 10);
+      ADD_FAILURE() << "accepted " << doc;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Input);
+      EXPECT_NE(e.message().find("duplicate key"), std::string::npos) << e.what();
+      EXPECT_NE(e.message().find("first at line 1"), std::string::npos) << e.what();
+      EXPECT_GE(e.where().line, 11u) << e.what();
+    }
+  }
+  // Twenty keys take the sorted path; the second "k7" is on line 21.
+  std::string many;
+  for (int i = 0; i < 20; ++i)
+    many += "k" + std::to_string(i) + ": v\n";
+  many += "k7: again\n";
+  try {
+    parse_document(many);
+    ADD_FAILURE() << "accepted a duplicate among twenty keys";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.where().line, 21u) << e.what();
+    EXPECT_NE(e.message().find("\"k7\" (first at line 8, column 1)"), std::string::npos)
+        << e.what();
+  }
+  // Equal keys in different mappings are fine, and so is a merge key beside
+  // an explicit one.
+  EXPECT_NO_THROW(parse_document("a: {x: 1}\nb: {x: 2}\nc: &c {y: 1}\nd: {<<: *c, y: 2}\n"));
+}
+
+TEST(Parse, DuplicateKeysCanBeReadWhenAsked) {
+  Limits lenient;
+  lenient.reject_duplicate_keys = false;
+  Tree tree = parse_document("a: 1\na: 2\n", 0, lenient);
   EXPECT_EQ(tree.root().get("a").scalar(), "2");
   EXPECT_EQ(tree.root().find("a"), 1u);
 }

@@ -112,9 +112,13 @@ TEST(Value, EqualsAgreesWithConversion) {
       "? [x]\n: d\n",
       "\"[\\\"x\\\"]\": d\n",
   };
+  // The data of a document with a key twice is still defined (the last one
+  // wins), though archfit refuses such input.
+  Limits lenient;
+  lenient.reject_duplicate_keys = false;
   std::vector<Tree> trees;
   for (const std::string& doc : docs)
-    trees.push_back(parse_document(doc));
+    trees.push_back(parse_document(doc, 0, lenient));
   for (std::size_t i = 0; i < trees.size(); ++i) {
     for (std::size_t j = 0; j < trees.size(); ++j) {
       Value v = to_value(trees[j].root());

@@ -1,0 +1,190 @@
+#include "cli/document_edits.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include <archfit/base/error.hpp>
+#include <archfit/edit/document.hpp>
+#include <archfit/manifest/discover.hpp>
+#include <archfit/yaml/parse.hpp>
+
+namespace archfit::cli {
+
+namespace {
+
+// Every template of a document, in discovery order.
+std::vector<yaml::NodeRef> template_nodes(const yaml::Tree& tree, const manifest::KindTable& kinds) {
+  std::vector<yaml::NodeRef> out;
+  for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
+    for (const manifest::PodTemplate& t : w.templates)
+      out.push_back(t.node);
+  }
+  return out;
+}
+
+using ChangesOf = std::vector<yaml::FieldChange> (*)(const PlannedTemplate&);
+
+std::vector<yaml::FieldChange> removal_of(const PlannedTemplate& t) {
+  return t.plan.removal;
+}
+std::vector<yaml::FieldChange> changes_of(const PlannedTemplate& t) {
+  return t.plan.changes;
+}
+std::vector<yaml::FieldChange> undo_of(const PlannedTemplate& t) {
+  return placement::removal_changes(t.plan.desired);
+}
+
+// One attempt at the document with a set of templates to change. Either the
+// new text, or the templates that must be left alone (and why).
+class Attempt {
+ public:
+  Attempt(const yaml::Tree& tree, std::uint32_t first_line,
+          const std::vector<PlannedTemplate>& templates, const manifest::KindTable& kinds)
+      : tree_(tree), first_line_(first_line), templates_(templates), kinds_(kinds) {}
+
+  std::vector<std::pair<std::size_t, std::string>> refused;
+
+  // The text with `which` templates changed; nullopt when some were refused.
+  std::optional<std::string> run(const std::vector<std::size_t>& which, bool check_only) {
+    std::vector<std::size_t> with_record;
+    bool gives_back = false;
+    for (std::size_t i : which) {
+      if (!templates_[i].plan.removal.empty()) with_record.push_back(i);
+      gives_back = gives_back || templates_[i].plan.gives_back;
+    }
+    if (check_only && with_record.empty() && !gives_back) {
+      edit::DocumentResult r = edit(tree_, node_map(tree_), which, changes_of, true);
+      refuse(r.uneditable, which, "");
+      return std::string();
+    }
+    // Step 1: take out what archfit wrote before.
+    std::string text1(tree_.text());
+    yaml::Tree tree1;
+    const yaml::Tree* base = &tree_;
+    if (!with_record.empty()) {
+      std::vector<yaml::NodeRef> nodes = node_map(tree_);
+      edit::DocumentResult r = edit(tree_, nodes, with_record, removal_of, false);
+      if (!refuse(r.uneditable, with_record, "taking out what archfit wrote earlier: ") ||
+          !check(r, tree_, nodes, with_record, removal_of, "taking out what archfit wrote earlier")) {
+        return std::nullopt;
+      }
+      text1 = std::move(r.text);
+      tree1 = yaml::parse_document(text1, first_line_);
+      base = &tree1;
+    }
+    // Step 2: write what archfit writes now.
+    std::vector<yaml::NodeRef> nodes = node_map(*base);
+    edit::DocumentResult r2 = edit(*base, nodes, which, changes_of, false);
+    if (!refuse(r2.uneditable, which, "") ||
+        !check(r2, *base, nodes, which, changes_of, "archfit's edit")) {
+      return std::nullopt;
+    }
+    std::string text2 = r2.changed ? std::move(r2.text) : text1;
+    if (!gives_back) return text2;
+    // The user's values taken out or filled in must come back byte for byte.
+    yaml::Tree tree2 = yaml::parse_document(text2, first_line_);
+    edit::DocumentResult r3 = edit(tree2, node_map(tree2), which, undo_of, false);
+    std::string undone = r3.changed ? r3.text : text2;
+    if (r3.uneditable.empty() && r3.unverified.empty() && undone == text1) return text2;
+    for (std::size_t i : which) {
+      if (!templates_[i].plan.gives_back) continue;
+      refused.emplace_back(
+          i,
+          "archfit would take out or fill in values of yours here (placement.respectExisting: "
+          "false, or a null it fills), but could not give them back byte for byte on --remove "
+          "(they carry comments or a layout archfit does not write)");
+    }
+    return std::nullopt;
+  }
+
+ private:
+  std::vector<yaml::NodeRef> node_map(const yaml::Tree& tree) const {
+    return &tree == &tree_ ? original_nodes() : template_nodes(tree, kinds_);
+  }
+  std::vector<yaml::NodeRef> original_nodes() const {
+    std::vector<yaml::NodeRef> out;
+    for (const PlannedTemplate& t : templates_) {
+      if (out.size() <= t.index) out.resize(t.index + 1);
+      out[t.index] = t.where.pod_template->node;
+    }
+    return out;
+  }
+
+  edit::DocumentResult edit(const yaml::Tree& tree, const std::vector<yaml::NodeRef>& nodes,
+                            const std::vector<std::size_t>& which, ChangesOf changes,
+                            bool check_only) const {
+    std::vector<edit::TemplateEdit> edits;
+    for (std::size_t i : which) {
+      const PlannedTemplate& t = templates_[i];
+      if (t.index >= nodes.size()) fail(ErrorKind::Internal, "a pod template went missing");
+      edits.push_back(edit::TemplateEdit{nodes[t.index], t.path, changes(t)});
+    }
+    return edit::edit_document(tree, first_line_, edits, check_only);
+  }
+
+  // Records refused templates; false when there are any.
+  bool refuse(const std::vector<std::pair<std::size_t, std::string>>& uneditable,
+              const std::vector<std::size_t>& which, const std::string& prefix) {
+    for (const auto& [k, why] : uneditable)
+      refused.emplace_back(which[k], prefix + why);
+    return uneditable.empty();
+  }
+
+  // A result that does not check out is a bug: find the templates whose
+  // edits alone do not check out, and refuse those (all, if none alone).
+  bool check(const edit::DocumentResult& r, const yaml::Tree& base,
+             const std::vector<yaml::NodeRef>& nodes, const std::vector<std::size_t>& which,
+             ChangesOf changes, const std::string& step) {
+    if (r.unverified.empty()) return true;
+    std::vector<std::size_t> culprits;
+    for (std::size_t i : which) {
+      if (!edit(base, nodes, {i}, changes, false).unverified.empty()) culprits.push_back(i);
+    }
+    if (culprits.empty()) culprits = which;
+    for (std::size_t i : culprits) {
+      refused.emplace_back(i, step + " did not check out (" + r.unverified +
+                                  "), so archfit left the template as it was; please report "
+                                  "this with the document");
+    }
+    return false;
+  }
+
+  const yaml::Tree& tree_;
+  std::uint32_t first_line_;
+  const std::vector<PlannedTemplate>& templates_;
+  const manifest::KindTable& kinds_;
+};
+
+}  // namespace
+
+EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
+                        const std::vector<PlannedTemplate>& templates,
+                        const manifest::KindTable& kinds, bool check_only) {
+  EditOutcome out;
+  std::vector<std::size_t> which;
+  for (std::size_t i = 0; i < templates.size(); ++i) {
+    if (templates[i].plan.changes_template()) which.push_back(i);
+  }
+  // Each failed attempt leaves at least one template out.
+  while (!which.empty()) {
+    Attempt attempt(tree, first_line, templates, kinds);
+    std::optional<std::string> text = attempt.run(which, check_only);
+    if (attempt.refused.empty() && text) {
+      out.changed = true;
+      out.text = std::move(*text);
+      break;
+    }
+    if (attempt.refused.empty()) fail(ErrorKind::Internal, "an edit failed without a reason");
+    for (auto& [i, why] : attempt.refused) {
+      out.left_alone.emplace_back(i, std::move(why));
+      std::erase(which, i);
+    }
+  }
+  std::sort(out.left_alone.begin(), out.left_alone.end());
+  out.left_alone.erase(std::unique(out.left_alone.begin(), out.left_alone.end(),
+                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
+                       out.left_alone.end());
+  return out;
+}
+
+}  // namespace archfit::cli

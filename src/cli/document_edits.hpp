@@ -1,0 +1,43 @@
+// Turning the plans of one document's pod templates into its new text.
+//
+// A template archfit placed before is edited in two steps: what its record
+// says archfit wrote comes out first (giving back the user's text), then what
+// archfit writes now goes in, so that the result is what a first run on the
+// user's text gives. A plan that takes out or fills in the user's own values
+// is also undone once more in memory, and written only if that gives the
+// user's bytes back. A template that cannot be edited, or whose edit does not
+// check out, is left as it is and named; the others go on.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <archfit/manifest/kinds.hpp>
+#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::cli {
+
+struct PlannedTemplate {
+  placement::TemplateContext where;
+  placement::TemplatePlan plan;
+  std::string path;        // of the template mapping from the document root
+  std::size_t index = 0;   // among all of the document's templates, in discovery order
+};
+
+struct EditOutcome {
+  bool changed = false;
+  std::string text;  // the new document text when changed (not with check_only)
+  // Templates left as they are (index into the planned templates), and why.
+  std::vector<std::pair<std::size_t, std::string>> left_alone;
+};
+
+// With `check_only`, finds out only which templates would be left alone; the
+// text is produced only where that takes it (records, values given back).
+EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
+                        const std::vector<PlannedTemplate>& templates,
+                        const manifest::KindTable& kinds, bool check_only);
+
+}  // namespace archfit::cli

@@ -1,0 +1,117 @@
+#include "placement/images.hpp"
+
+#include <archfit/base/text.hpp>
+
+#include "placement/wording.hpp"
+
+namespace archfit::placement::detail {
+
+image::PlatformSet ImageFacts::common(const image::PlatformSet& cluster) const {
+  image::PlatformSet S = cluster;
+  for (const image::PlatformSet* set : sets)
+    S = set->filter_runnable_on(S);
+  return S;
+}
+
+std::string ImageFacts::described() const {
+  std::string out;
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    if (i > 0) out += "; ";
+    out += archfit::quoted(images[i].first);
+    out += images[i].second ? " is assumed to support " : " supports ";
+    out += list(*sets[i]);
+  }
+  return out;
+}
+
+ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
+                          const Lookup& lookup, Reporter& report) {
+  ImageFacts facts;
+  // Images that could not be resolved and have no fallback, with where they
+  // are: worded once it is known whether the others say anything.
+  struct Unresolved {
+    const manifest::Container* container;
+    std::string cause;
+  };
+  std::vector<Unresolved> unresolved;
+  auto field = [](const manifest::Container& c) {
+    return std::string(c.init ? "spec.initContainers" : "spec.containers") + "[" +
+           archfit::quoted(c.name) + "].image";
+  };
+  auto who = [](const manifest::Container& c) { return "container " + archfit::quoted(c.name); };
+  const resolve::Settings& s = config.resolve;
+  for (const manifest::Container& c : t.containers) {
+    if (!c.image) continue;
+    const std::optional<image::Reference>& ref = c.reference;
+    if (!ref) {
+      report.add("invalid-image-reference", Severity::Error,
+                 who(c) + ": " + c.reference_error + "; archfit leaves this workload alone", c.image,
+                 field(c));
+      facts.leave_alone = true;
+      continue;
+    }
+    if (c.pull_policy == "Never") {
+      if (!report.wants(Severity::Info, false)) continue;
+      report.add("unresolved-image", Severity::Info,
+                 who(c) + ": imagePullPolicy is Never, so archfit does not look up " +
+                     archfit::quoted(c.image_ref) + " and it does not restrict where the pod runs",
+                 c.image, field(c));
+      continue;
+    }
+    const resolve::Resolution* r = lookup(*ref);
+    if (!ref->has_digest() && report.wants(Severity::Info, false)) {
+      std::string pin =
+          r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
+      report.add("mutable-tag", Severity::Info,
+                 who(c) + ": image " + archfit::quoted(c.image_ref) +
+                     " is a tag, which can move to an image built for other platforms; pin its "
+                     "digest" +
+                     pin,
+                 c.image, field(c));
+    }
+    if (r->ok) {
+      facts.sets.push_back(&r->platforms);
+      facts.images.emplace_back(c.image_ref, false);
+      continue;
+    }
+    if (s.on_unresolved == resolve::OnUnresolved::Fail) facts.leave_alone = true;
+    if (!s.fallback_platforms.empty()) {
+      if (s.on_unresolved != resolve::OnUnresolved::Ignore) {
+        report.add("unresolved-image",
+                   s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error
+                                                                  : Severity::Warning,
+                   who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
+                       std::string(r->cause(*ref)) + "; using resolve.fallbackPlatforms (" +
+                       list(s.fallback_platforms) + ")",
+                   c.image, field(c));
+      }
+      facts.sets.push_back(&s.fallback_platforms);
+      facts.images.emplace_back(c.image_ref, true);
+      continue;
+    }
+    unresolved.push_back(Unresolved{&c, std::string(r->cause(*ref))});
+  }
+  bool others_known = !facts.sets.empty();
+  if (!others_known) facts.leave_alone = true;
+  if (s.on_unresolved == resolve::OnUnresolved::Ignore) return facts;
+  for (const Unresolved& u : unresolved) {
+    const manifest::Container& c = *u.container;
+    std::string what;
+    if (s.on_unresolved == resolve::OnUnresolved::Fail) {
+      what = "; resolve.onUnresolved is fail, so archfit changes nothing";
+    } else if (others_known) {
+      what = "; archfit places the pods by the images it could resolve, which this one may not "
+             "run on everywhere (run archfit lock, or set resolve.fallbackPlatforms)";
+    } else {
+      what = "; archfit leaves this workload alone until the image is resolved (run archfit "
+             "lock, or set resolve.fallbackPlatforms)";
+    }
+    report.add("unresolved-image",
+               s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error : Severity::Warning,
+               who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " + u.cause + what,
+               c.image, field(c));
+  }
+  return facts;
+}
+
+}  // namespace archfit::placement::detail

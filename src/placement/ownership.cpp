@@ -1,0 +1,296 @@
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+#include <archfit/base/text.hpp>
+#include <archfit/placement/ownership.hpp>
+#include <archfit/yaml/parse.hpp>
+
+namespace archfit::placement {
+
+using yaml::Value;
+
+namespace {
+
+constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
+constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
+
+bool is_identifier(std::string_view key) {
+  if (key.empty() || !std::isalpha(static_cast<unsigned char>(key[0]))) return false;
+  return std::all_of(key.begin(), key.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+// The short names of node affinity's two long keys, in paths.
+std::string_view short_name(const Path& path, std::size_t i) {
+  if (i > 0 && !path[i - 1].is_index && path[i - 1].key == "nodeAffinity") {
+    if (path[i].key == kRequired) return "required";
+    if (path[i].key == kPreferred) return "preferred";
+  }
+  return path[i].key;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += yaml::to_json(Value::string(std::string(s)));
+}
+
+// Canonical JSON for hashing: mapping keys sorted.
+void canonical(std::string& out, const Value& v) {
+  if (v.is_mapping()) {
+    std::vector<const Value::Entry*> entries;
+    for (const Value::Entry& e : v.entries())
+      entries.push_back(&e);
+    std::sort(entries.begin(), entries.end(),
+              [](const Value::Entry* a, const Value::Entry* b) { return a->first < b->first; });
+    out += '{';
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      if (i > 0) out += ',';
+      append_json_string(out, entries[i]->first);
+      out += ':';
+      canonical(out, entries[i]->second);
+    }
+    out += '}';
+  } else if (v.is_sequence()) {
+    out += '[';
+    for (std::size_t i = 0; i < v.items().size(); ++i) {
+      if (i > 0) out += ',';
+      canonical(out, v.items()[i]);
+    }
+    out += ']';
+  } else {
+    out += yaml::to_json(v);
+  }
+}
+
+// Reads entries off the front of the annotation's text.
+class Reader {
+ public:
+  explicit Reader(std::string_view text) : text_(text) {}
+
+  bool done() const { return pos_ >= text_.size(); }
+  const std::string& why() const { return why_; }
+
+  bool entry(OwnedEntry& out) {
+    if (accept('+')) {
+      out.kind = OwnedEntry::Kind::Created;
+      return path(out.path) && end_of_entry();
+    }
+    bool took = accept('-');
+    if (!path(out.path)) return false;
+    if (took) {
+      out.kind = OwnedEntry::Kind::Took;
+      if (!out.path.back().is_index) {
+        if (!accept('@') || !number(out.position)) return fail("expected @<position> after the key");
+      }
+      if (!accept('=')) return fail("expected =<value>");
+      return json(out.value) && end_of_entry();
+    }
+    if (accept('#')) {
+      out.kind = OwnedEntry::Kind::Wrote;
+      std::size_t start = pos_;
+      while (pos_ < text_.size() && std::isxdigit(static_cast<unsigned char>(text_[pos_])))
+        ++pos_;
+      if (pos_ - start != 8) return fail("expected 8 hex digits after '#'");
+      out.hash = static_cast<std::uint32_t>(
+          std::stoul(std::string(text_.substr(start, 8)), nullptr, 16));
+      return end_of_entry();
+    }
+    if (accept('=')) {
+      out.kind = OwnedEntry::Kind::Filled;
+      std::size_t start = pos_;
+      while (pos_ < text_.size() && text_[pos_] != ',')
+        ++pos_;
+      out.written = std::string(text_.substr(start, pos_ - start));
+      if (out.written != "" && out.written != "~" && out.written != "null" &&
+          out.written != "Null" && out.written != "NULL") {
+        return fail("expected ~, null or nothing after '='");
+      }
+      return end_of_entry();
+    }
+    return fail("expected '#', '=' or the end of the entry");
+  }
+
+ private:
+  bool fail(std::string why) {
+    if (why_.empty()) why_ = std::move(why) + " at character " + std::to_string(pos_ + 1);
+    return false;
+  }
+  bool accept(char c) {
+    if (pos_ < text_.size() && text_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  bool end_of_entry() {
+    if (done()) return true;
+    if (text_.substr(pos_, 2) == ", ") {
+      pos_ += 2;
+      if (done()) return fail("expected an entry after ', '");
+      return true;
+    }
+    return fail("expected ', ' between entries");
+  }
+  bool number(std::size_t& out) {
+    std::size_t start = pos_;
+    while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
+    if (pos_ == start || pos_ - start > 9) return fail("expected a number");
+    out = std::stoul(std::string(text_.substr(start, pos_ - start)));
+    return true;
+  }
+  bool path(Path& out) {
+    do {
+      if (accept('[')) {
+        if (pos_ < text_.size() && text_[pos_] == '"') {
+          Value key;
+          if (!json(key) || !key.is_string()) return fail("expected a quoted key");
+          out.push_back(PathStep::of(key.as_string()));
+        } else {
+          std::size_t index = 0;
+          if (!number(index)) return false;
+          out.push_back(PathStep::at(index));
+        }
+        if (!accept(']')) return fail("expected ']'");
+        continue;
+      }
+      if (!out.empty() && !accept('.')) break;
+      std::size_t start = pos_;
+      while (pos_ < text_.size() &&
+             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
+              text_[pos_] == '-')) {
+        ++pos_;
+      }
+      if (pos_ == start) return fail("expected a field name");
+      std::string key(text_.substr(start, pos_ - start));
+      if (!out.empty() && !out.back().is_index && out.back().key == "nodeAffinity") {
+        if (key == "required") key = kRequired;
+        if (key == "preferred") key = kPreferred;
+      }
+      out.push_back(PathStep::of(std::move(key)));
+    } while (pos_ < text_.size() && (text_[pos_] == '.' || text_[pos_] == '['));
+    return true;
+  }
+  // A JSON value (which is also YAML): its extent found by brackets and
+  // quotes, its meaning by the YAML parser.
+  bool json(Value& out) {
+    std::size_t start = pos_;
+    int depth = 0;
+    bool in_string = false;
+    for (; pos_ < text_.size(); ++pos_) {
+      char c = text_[pos_];
+      if (in_string) {
+        if (c == '\\') {
+          ++pos_;
+        } else if (c == '"') {
+          in_string = false;
+          if (depth == 0) {
+            ++pos_;
+            break;
+          }
+        }
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) break;
+        if (--depth == 0) {
+          ++pos_;
+          break;
+        }
+      } else if (depth == 0 && (c == ',' || c == ']')) {
+        break;
+      }
+    }
+    std::string_view json_text = text_.substr(start, pos_ - start);
+    if (json_text.empty() || in_string || depth != 0) return fail("expected a JSON value");
+    try {
+      yaml::Tree tree = yaml::parse_document(json_text);
+      out = yaml::to_value(tree.root());
+    } catch (const std::exception&) {
+      return fail("expected a JSON value");
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+  std::string why_;
+};
+
+}  // namespace
+
+std::string format_path(const Path& path) {
+  std::string out;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const PathStep& step = path[i];
+    if (step.is_index) {
+      out += '[' + std::to_string(step.index) + ']';
+    } else if (is_identifier(step.key)) {
+      if (i > 0) out += '.';
+      out += short_name(path, i);
+    } else {
+      out += '[';
+      append_json_string(out, step.key);
+      out += ']';
+    }
+  }
+  return out;
+}
+
+std::uint32_t data_hash(const Value& value) {
+  std::string text;
+  canonical(text, value);
+  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
+}
+
+std::string Ownership::str() const {
+  std::string out;
+  for (const OwnedEntry& e : entries) {
+    if (!out.empty()) out += ", ";
+    switch (e.kind) {
+      case OwnedEntry::Kind::Created:
+        out += '+' + format_path(e.path);
+        break;
+      case OwnedEntry::Kind::Wrote: {
+        char hex[9];
+        std::snprintf(hex, sizeof hex, "%08x", e.hash);
+        out += format_path(e.path) + '#' + hex;
+        break;
+      }
+      case OwnedEntry::Kind::Took:
+        out += '-' + format_path(e.path);
+        if (!e.path.back().is_index) out += '@' + std::to_string(e.position);
+        out += '=' + yaml::to_json(e.value);
+        break;
+      case OwnedEntry::Kind::Filled:
+        out += format_path(e.path) + '=' + e.written;
+        break;
+    }
+  }
+  return out;
+}
+
+std::optional<Ownership> Ownership::parse(std::string_view text, std::string* why) {
+  Ownership out;
+  Reader reader(text);
+  while (!reader.done()) {
+    OwnedEntry& entry = out.entries.emplace_back();
+    if (!reader.entry(entry)) {
+      if (why != nullptr) *why = reader.why();
+      return std::nullopt;
+    }
+  }
+  return out;
+}
+
+}  // namespace archfit::placement

@@ -1,0 +1,36 @@
+// Builds one template's findings with its file, document, resource and the
+// field path from the document root filled in.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <archfit/placement/finding.hpp>
+#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::placement::detail {
+
+class Reporter {
+ public:
+  Reporter(const TemplateContext& where, std::vector<Finding>& out) : where_(where), out_(out) {}
+
+  // Whether a finding of this kind is wanted at all (see TemplateContext::quiet).
+  bool wants(Severity severity, bool fixable) const {
+    return !where_.quiet || (severity > Severity::Info && !fixable);
+  }
+
+  Finding& add(const char* rule, Severity severity, std::string message, yaml::NodeRef at,
+               const std::string& field);
+
+  // The path of a field below the pod template, from the document root.
+  std::string path(const std::string& field) const;
+
+  const TemplateContext& where() const { return where_; }
+
+ private:
+  const TemplateContext& where_;
+  std::vector<Finding>& out_;
+};
+
+}  // namespace archfit::placement::detail

@@ -1,0 +1,24 @@
+// What the API server would refuse in a pod template's placement fields
+// (core/v1 validation of nodeSelector, node affinity and tolerations), and
+// fields of a type archfit must not write over. archfit leaves such a
+// template alone: it cannot reason about constraints Kubernetes would not
+// accept, and must not replace a value it does not understand.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <archfit/yaml/value.hpp>
+
+namespace archfit::placement::detail {
+
+struct Problem {
+  const char* rule;     // invalid-node-affinity | invalid-toleration | uneditable-yaml
+  std::string field;    // from the pod template: "spec.affinity.nodeAffinity...."
+  std::string message;  // what is wrong, quoting the value
+};
+
+// Problems of a template view (view.hpp), in field order.
+std::vector<Problem> validate_view(const yaml::Value& view);
+
+}  // namespace archfit::placement::detail

@@ -1,0 +1,156 @@
+#include "support/laws.hpp"
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
+#include <archfit/yaml/value.hpp>
+
+#include "support/corpus.hpp"
+#include "support/json.hpp"
+
+namespace archfit::testing {
+
+namespace {
+
+const std::vector<std::string> kCommon{"--config",  "config.yaml", "--lock",      "archfit.lock",
+                                       "--offline", "--cache-dir", "cache"};
+
+// The value at a dotted path of plain keys and [n] indices; nullptr if absent.
+const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
+  const yaml::Value* v = &root;
+  std::size_t pos = 0;
+  while (pos < path.size() && v != nullptr) {
+    if (path[pos] == '.') ++pos;
+    if (path[pos] == '[') {
+      std::size_t close = path.find(']', pos);
+      std::size_t index = std::stoul(path.substr(pos + 1, close - pos - 1));
+      v = v->is_sequence() && index < v->items().size() ? &v->items()[index] : nullptr;
+      pos = close + 1;
+      continue;
+    }
+    std::size_t end = path.find_first_of(".[", pos);
+    std::string key = path.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+    v = v->find(key);
+    pos = end == std::string::npos ? path.size() : end;
+  }
+  return v;
+}
+
+}  // namespace
+
+Workspace::Workspace(const std::string& input, const std::string& lock,
+                     const std::string& config) {
+  dir_.write("input.yaml", input);
+  dir_.write("archfit.lock", lock);
+  dir_.write("config.yaml", config);
+}
+
+std::string Workspace::input() const {
+  return read(dir_ / "input.yaml");
+}
+
+ProcessResult Workspace::run(const std::vector<std::string>& command,
+                             const std::vector<std::string>& extra) const {
+  std::vector<std::string> args = command;
+  args.insert(args.end(), kCommon.begin(), kCommon.end());
+  args.insert(args.end(), extra.begin(), extra.end());
+  args.push_back("input.yaml");
+  ProcessOptions options;
+  options.cwd = dir_.path();
+  return run_archfit(args, options);
+}
+
+std::string Workspace::fix(const std::vector<std::string>& extra) const {
+  ProcessResult r = run({"fix", "-q"}, extra);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+  return input();
+}
+
+std::string Workspace::remove(const std::vector<std::string>& extra) const {
+  ProcessResult r = run({"fix", "-q", "--remove"}, extra);
+  EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
+  return input();
+}
+
+std::string Workspace::lint_json() const {
+  ProcessResult r = run({"lint", "--format", "json", "--fail-on", "never"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  return r.out;
+}
+
+std::vector<std::string> proposals_not_written(const std::string& lint_json,
+                                               const std::string& fixed) {
+  std::vector<std::string> out;
+  rapidjson::Document report;
+  report.Parse(lint_json.c_str());
+  if (report.HasParseError() || !report.IsObject()) return {"lint output is not JSON"};
+  std::vector<yaml::DocumentText> docs = yaml::split_stream(fixed);
+  std::vector<yaml::DocumentText> with_content;
+  for (const yaml::DocumentText& d : docs) {
+    if (d.has_content) with_content.push_back(d);
+  }
+  for (const auto& f : report["findings"].GetArray()) {
+    if (!f["fixable"].GetBool() || !f["field"]["proposed"].IsString()) continue;
+    std::string path = f["field"]["path"].GetString();
+    std::string proposed = f["field"]["proposed"].GetString();
+    std::size_t index = f["document"].GetUint();
+    bool placement_field = path.ends_with("spec.affinity") ||
+                           path.ends_with("spec.nodeSelector") || path.ends_with("spec.tolerations");
+    if (!placement_field || index >= with_content.size()) continue;
+    yaml::Tree tree = yaml::parse_document(with_content[index].text);
+    yaml::Value data = yaml::to_value(tree.root());
+    const yaml::Value* written = at_path(data, path);
+    std::string actual = written != nullptr ? yaml::to_json(*written) : "null";
+    if (!same_json(actual, proposed)) {
+      out.push_back(std::string(f["rule"].GetString()) + " at " + path + " proposes " + proposed +
+                    " but fix writes " + actual);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> broken_laws(const Workspace& ws, const std::string& input) {
+  std::vector<std::string> broken;
+  // What the user wrote: the input itself, unless archfit placed it before.
+  ws.write_input(input);
+  std::string users = ws.remove();
+  ws.write_input(input);
+  std::string before_lint = ws.lint_json();
+  bool fixable_before = before_lint.find("\"fixable\":true") != std::string::npos;
+  ProcessResult check = ws.run({"fix", "--check"});
+  bool changes = ws.input() != input;
+  if (changes) broken.push_back("fix --check wrote the file");
+  std::string fixed = ws.fix();
+  if ((check.exit_code == 1) != fixable_before) {
+    broken.push_back("fix --check exited " + std::to_string(check.exit_code) +
+                     " while lint reports " + (fixable_before ? "" : "no ") + "fixable finding");
+  }
+  if ((fixed != input) != fixable_before) {
+    broken.push_back(std::string("fix ") + (fixed != input ? "changed" : "did not change") +
+                     " the file while lint reports " + (fixable_before ? "" : "no ") +
+                     "fixable finding");
+  }
+  for (std::string& p : proposals_not_written(before_lint, fixed))
+    broken.push_back(std::move(p));
+  std::string again = ws.fix();
+  if (again != fixed) broken.push_back("a second fix changed the file");
+  ws.write_input(fixed);
+  std::string after_lint = ws.lint_json();
+  if (after_lint.find("\"fixable\":true") != std::string::npos) {
+    broken.push_back("after fix, lint reports fixable findings: " + after_lint);
+  }
+  ProcessResult check_after = ws.run({"fix", "--check"});
+  if (check_after.exit_code != 0) broken.push_back("fix --check after fix exited non-zero");
+  std::string removed = ws.remove();
+  if (removed != users) {
+    broken.push_back("fix --remove after fix did not give the user's text back:\n--- user's\n" +
+                     users + "\n--- removed\n" + removed);
+  }
+  ws.write_input(input);
+  return broken;
+}
+
+}  // namespace archfit::testing
