@@ -374,8 +374,9 @@ class DocumentEditor::Session {
   }
 
   std::string alias_message(NodeRef alias) const {
-    return "the value at " + where(alias) + " is the alias *" + std::string(alias.scalar()) +
-           ", which stands for the anchor &" + std::string(alias.target().anchor()) + " (line " +
+    std::string name(alias.target().anchor());
+    return "the value at " + where(alias) + " is the alias *" + name +
+           ", which stands for the anchor &" + name + " (line " +
            std::to_string(alias.target().line()) +
            "); archfit does not expand aliases, since the anchor would then no longer say what "
            "this place holds";

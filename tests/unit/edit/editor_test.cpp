@@ -89,16 +89,26 @@ INSTANTIATE_TEST_SUITE_P(
                  "r: {cpu: 1, memory: 1Gi}\n"},
         EditCase{"replace_scalar", "a: 1\nb: old # keep\n", {"b"}, "new", "a: 1\nb: new # keep\n"},
         EditCase{"replace_scalar_that_needs_quotes", "a: x\n", {"a"}, "'yes'", "a: \"yes\"\n"},
-        EditCase{"empty_flow_sequence_becomes_block",
+        EditCase{"empty_flow_sequence_stays_flow",
                  "spec:\n  tolerations: []\n  x: 1\n",
                  {"spec", "tolerations"},
                  "[{key: k, operator: Exists}]",
-                 "spec:\n  tolerations:\n  - key: k\n    operator: Exists\n  x: 1\n"},
-        EditCase{"empty_flow_mapping_becomes_block",
-                 "spec:\n  affinity: {}\n",
+                 "spec:\n  tolerations: [{key: k, operator: Exists}]\n  x: 1\n"},
+        EditCase{"empty_flow_mapping_stays_flow",
+                 "spec:\n  affinity: { }\n",
                  {"spec", "affinity", "nodeAffinity"},
                  "{x: 1}",
-                 "spec:\n  affinity:\n    nodeAffinity:\n      x: 1\n"},
+                 "spec:\n  affinity: {nodeAffinity: {x: 1} }\n"},
+        EditCase{"multi_line_flow_keeps_its_separator",
+                 "{\n  \"a\": 1,\n  \"b\": 2\n}\n",
+                 {"c"},
+                 "[x]",
+                 "{\n  \"a\": 1,\n  \"b\": 2,\n  \"c\": [\"x\"]\n}\n"},
+        EditCase{"json_document_gets_json",
+                 "{\"spec\": {\"containers\": []}}\n",
+                 {"spec", "tolerations"},
+                 "[{key: k, operator: Exists}]",
+                 "{\"spec\": {\"containers\": [], \"tolerations\": [{\"key\": \"k\", \"operator\": \"Exists\"}]}}\n"},
         EditCase{"null_value_becomes_block",
                  "spec:\n  affinity:\n  x: 1\n",
                  {"spec", "affinity"},
@@ -163,12 +173,6 @@ INSTANTIATE_TEST_SUITE_P(
                  "terms:\n- matchFields:\n  - {key: metadata.name, operator: In, values: [n1]}\n"
                  "  matchExpressions:\n  - key: kubernetes.io/arch\n    operator: In\n"
                  "    values:\n    - amd64\n"},
-        EditCase{"alias_replaced_by_flow",
-                 "base: &t [{key: a, operator: Exists}]\nuse: *t\n",
-                 {"use"},
-                 "[{key: a, operator: Exists}, {key: b, operator: Exists}]",
-                 "base: &t [{key: a, operator: Exists}]\n"
-                 "use:\n- key: a\n  operator: Exists\n- key: b\n  operator: Exists\n"},
         EditCase{"quoted_keys_and_values",
                  "\"spec\":\n  \"a\": \"1\"\n",
                  {"spec", "b"},
@@ -218,6 +222,119 @@ TEST(Editor, RollbackDropsSplices) {
   EXPECT_TRUE(editor.empty());
   EXPECT_EQ(editor.apply(), "a: 1\n");
 }
+
+// What would change another place of the document, or hide a value that
+// comes in through a merge key, is refused with a reason that names it.
+struct Refusal {
+  const char* name;
+  std::string input;
+  std::vector<std::string> path;
+  std::string value;
+  std::string reason;  // a part of reason()
+};
+
+class EditorRefuses : public ::testing::TestWithParam<Refusal> {};
+
+TEST_P(EditorRefuses, NamingTheConstruct) {
+  const Refusal& c = GetParam();
+  yaml::Tree tree = yaml::parse_document(c.input);
+  DocumentEditor editor(tree, detect_layout(tree));
+  EXPECT_FALSE(editor.set(tree.root(), c.path, read_value(c.value)));
+  EXPECT_NE(editor.reason().find(c.reason), std::string::npos) << editor.reason();
+  EXPECT_EQ(editor.apply(), c.input);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, EditorRefuses,
+    ::testing::Values(
+        Refusal{"alias_value", "base: &t [{key: a}]\nuse: *t\n", {"use"}, "[{key: a}, {key: b}]",
+                "the alias *t, which stands for the anchor &t (line 1)"},
+        Refusal{"alias_on_the_way", "m: &m {x: 1}\nspec: *m\n", {"spec", "y"}, "2", "alias *m"},
+        Refusal{"merged_key_would_be_hidden",
+                "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  containers: []\n",
+                {"spec", "tolerations"},
+                "[{key: a}, {key: b}]",
+                "\"tolerations\" comes in through the merge key `<<` at line 3, column 3"},
+        Refusal{"flow_merge_key",
+                "common: &c {tolerations: [{key: a}]}\nspec: {<<: *c, containers: []}\n",
+                {"spec", "tolerations"},
+                "[{key: b}]",
+                "merge key `<<` at line 2"},
+        Refusal{"explicit_key",
+                "spec:\n  ? tolerations\n  : [{key: a}]\n",
+                {"spec", "tolerations"},
+                "{x: 1}",
+                "explicit `? key`"}),
+    [](const auto& test) { return test.param.name; });
+
+// A key that comes in through a merge key and already holds the wanted value
+// needs no edit, and a key the merged mappings lack can be added beside them.
+TEST(Editor, MergedKeysAreLeftAsTheyAre) {
+  std::string text = "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n";
+  yaml::Tree tree = yaml::parse_document(text);
+  DocumentEditor editor(tree, detect_layout(tree));
+  ASSERT_TRUE(editor.set(tree.root(), {"spec"}, read_value("{tolerations: [{key: a}], x: 1, z: 2}")))
+      << editor.reason();
+  EXPECT_EQ(editor.apply(), "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n  z: 2\n");
+}
+
+// Adding a value and then setting the old value back gives the original bytes:
+// what archfit adds it can take out exactly.
+struct RoundTrip {
+  const char* name;
+  std::string input;
+  std::vector<std::string> path;
+  std::string value;
+};
+
+class EditorRoundTrips : public ::testing::TestWithParam<RoundTrip> {};
+
+TEST_P(EditorRoundTrips, TakingOutWhatWasAddedGivesTheBytesBack) {
+  const RoundTrip& c = GetParam();
+  yaml::Tree tree = yaml::parse_document(c.input);
+  Value old = yaml::to_value(tree.root());
+  DocumentEditor editor(tree, detect_layout(tree));
+  ASSERT_TRUE(editor.set(tree.root(), c.path, read_value(c.value))) << editor.reason();
+  std::string added = editor.apply();
+  ASSERT_NE(added, c.input);
+
+  yaml::Tree changed = yaml::parse_document(added);
+  DocumentEditor back(changed, detect_layout(changed));
+  const Value* was = &old;
+  for (const std::string& key : c.path)
+    was = was == nullptr ? nullptr : was->find(key);
+  bool ok = was != nullptr ? back.set(changed.root(), c.path, *was) : back.remove(changed.root(), c.path);
+  ASSERT_TRUE(ok) << back.reason();
+  EXPECT_EQ(back.apply(), c.input) << "after adding:\n" << added;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, EditorRoundTrips,
+    ::testing::Values(
+        RoundTrip{"new_key_at_end", "spec:\n  a: 1\n", {"spec", "b"}, "{x: [1, 2]}"},
+        RoundTrip{"item_appended", "t:\n- a\n- b\n", {"t"}, "[a, b, c]"},
+        RoundTrip{"item_in_middle", "t:\n- a\n- b\n", {"t"}, "[a, x, b]"},
+        RoundTrip{"key_in_middle", "m:\n  a: 1\n  b: 2\n", {"m"}, "{a: 1, x: 3, b: 2}"},
+        RoundTrip{"flow_item_appended", "t: [a, b]\n", {"t"}, "[a, b, c]"},
+        RoundTrip{"flow_item_in_middle", "t: [a,  b]\n", {"t"}, "[a, x, b]"},
+        RoundTrip{"empty_flow_with_space", "t: [ ]\n", {"t"}, "[a]"},
+        RoundTrip{"empty_flow_mapping", "m: {}\nn: 1\n", {"m"}, "{a: {b: [c]}}"},
+        RoundTrip{"null_tilde", "spec:\n  affinity: ~\n  x: 1\n", {"spec", "affinity"}, "{a: 1}"},
+        RoundTrip{"null_empty", "spec:\n  affinity:\n  x: 1\n", {"spec", "affinity"}, "{a: 1}"},
+        RoundTrip{"null_word_in_flow", "{spec: {affinity: null}}\n", {"spec", "affinity"}, "{a: 1}"},
+        RoundTrip{"crlf", "spec:\r\n  a: 1\r\n", {"spec", "b"}, "[x, y]"},
+        RoundTrip{"no_final_newline", "spec:\n  a: 1", {"spec", "b"}, "[x]"},
+        RoundTrip{"trailing_comment", "spec:\n  a: 1  # keep\n# end\n", {"spec", "b"}, "{c: d}"},
+        RoundTrip{"expression_in_term",
+                  "terms:\n- matchExpressions:\n  - {key: a, operator: In, values: [x]}\n",
+                  {"terms"},
+                  "[{matchExpressions: [{key: a, operator: In, values: [x]}, {key: b, operator: "
+                  "Exists}]}]"},
+        RoundTrip{"multi_line_json",
+                  "{\n  \"spec\": {\n    \"a\": 1\n  }\n}\n",
+                  {"spec", "b"},
+                  "[1]"}),
+    [](const auto& test) { return test.param.name; });
 
 }  // namespace
 }  // namespace archfit::edit
