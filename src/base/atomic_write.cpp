@@ -18,41 +18,42 @@ namespace {
 }
 }  // namespace
 
-void write_atomically(const std::filesystem::path& path, std::string_view data) {
-  write_atomically(path, std::vector<std::string_view>{data});
-}
-
-void write_atomically(const std::filesystem::path& path,
-                      const std::vector<std::string_view>& parts) {
+PendingWrite::PendingWrite(const std::filesystem::path& path,
+                           const std::vector<std::string_view>& parts)
+    : path_(path), target_(path) {
   // A symlink is written through, so the link stays a link. A path that does
   // not exist yet is created.
   std::error_code ec;
-  std::filesystem::path target = path;
   if (std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::symlink) {
-    target = std::filesystem::weakly_canonical(path, ec);
+    target_ = std::filesystem::weakly_canonical(path, ec);
     if (ec) fail_write(path, ec.message());
   }
 
   struct stat st {};
   mode_t mode = 0644;
-  if (::stat(target.c_str(), &st) == 0) {
+  if (::stat(target_.c_str(), &st) == 0) {
     if ((st.st_mode & 0222) == 0) fail_write(path, "the file is read-only");
     mode = st.st_mode & 07777;
   } else if (errno != ENOENT) {
     fail_write(path, std::strerror(errno));
   }
 
-  std::filesystem::path dir = target.parent_path();
+  std::filesystem::path dir = target_.parent_path();
   if (dir.empty()) dir = ".";
   std::string name = ".";
-  name += target.filename().string();
+  name += target_.filename().string();
   name += ".archfit-XXXXXX";
-  std::string temp = (dir / name).string();
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail_write(path, std::strerror(errno));
+  temp_ = (dir / name).string();
+  int fd = ::mkstemp(temp_.data());
+  if (fd < 0) {
+    int err = errno;
+    temp_.clear();
+    fail_write(path, std::strerror(err));
+  }
   auto give_up = [&](int err) {
     ::close(fd);
-    ::unlink(temp.c_str());
+    ::unlink(temp_.c_str());
+    temp_.clear();
     fail_write(path, std::strerror(err));
   };
   for (std::string_view part : parts) {
@@ -68,14 +69,33 @@ void write_atomically(const std::filesystem::path& path,
   if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) give_up(errno);
   if (::close(fd) != 0) {
     int err = errno;
-    ::unlink(temp.c_str());
+    ::unlink(temp_.c_str());
+    temp_.clear();
     fail_write(path, std::strerror(err));
   }
-  if (::rename(temp.c_str(), target.c_str()) != 0) {
+}
+
+PendingWrite::~PendingWrite() {
+  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void PendingWrite::commit() {
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
     int err = errno;
-    ::unlink(temp.c_str());
-    fail_write(path, std::strerror(err));
+    ::unlink(temp_.c_str());
+    temp_.clear();
+    fail_write(path_, std::strerror(err));
   }
+  committed_ = true;
+}
+
+void write_atomically(const std::filesystem::path& path, std::string_view data) {
+  write_atomically(path, std::vector<std::string_view>{data});
+}
+
+void write_atomically(const std::filesystem::path& path,
+                      const std::vector<std::string_view>& parts) {
+  PendingWrite(path, parts).commit();
 }
 
 }  // namespace archfit

@@ -88,18 +88,14 @@ int run_fix(const FixOptions& o) {
     return changed > 0 ? kChangesOrFindings : kOk;
   }
 
-  // Each file is replaced whole or left as it was; a file that cannot be
-  // written does not stop the others.
+  // All files or none: every replacement is prepared beside its file first,
+  // and put in place only when each of them could be.
+  std::vector<std::unique_ptr<PendingWrite>> pending;
   std::vector<std::string> failed;
   for (const FileResult& file : run.files) {
-    if (file.input.is_stdin) {
-      write_stdout(file.output_parts());
-      continue;
-    }
-    if (!file.changed()) continue;
+    if (file.input.is_stdin || !file.changed()) continue;
     try {
-      write_atomically(file.input.path, file.output_parts());
-      if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
+      pending.push_back(std::make_unique<PendingWrite>(file.input.path, file.output_parts()));
     } catch (const Error& e) {
       std::cerr << "archfit: " << e.what() << '\n';
       failed.push_back(file.input.name);
@@ -107,11 +103,20 @@ int run_fix(const FixOptions& o) {
   }
   if (!failed.empty()) {
     std::cerr << "archfit: " << failed.size() << " of " << changed
-              << " changed files could not be written and are unchanged:";
+              << " changed files cannot be written, so no file was written:";
     for (const std::string& name : failed)
       std::cerr << ' ' << name;
     std::cerr << '\n';
     return kUsageOrInput;
+  }
+  for (const FileResult& file : run.files) {
+    if (file.input.is_stdin) write_stdout(file.output_parts());
+  }
+  std::size_t i = 0;
+  for (const FileResult& file : run.files) {
+    if (file.input.is_stdin || !file.changed()) continue;
+    pending[i++]->commit();
+    if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
   }
   return unfixed_errors ? kChangesOrFindings : kOk;
 }

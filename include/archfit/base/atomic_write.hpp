@@ -1,17 +1,41 @@
 // Replacing a file's content all at once: write a temporary file beside it,
 // give it the old file's mode, rename it over the original. Readers see the
 // old bytes or the new ones, never a mix, and a failure leaves the old file.
+//
+// The two steps are separate so that several files can be replaced all or
+// nothing: prepare every replacement first, and put them in place only when
+// each could be prepared.
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace archfit {
 
-// Throws Error(Input) "cannot write <path>: <reason>". A file without any
-// write permission bit is refused even for root: it was made read-only on
-// purpose. Symbolic links are followed: the file they point at is replaced.
+// A replacement written beside its file and not in place yet. Destroying it
+// without commit() removes the temporary file.
+class PendingWrite {
+ public:
+  // Throws Error(Input) "cannot write <path>: <reason>". A file without any
+  // write permission bit is refused even for root: it was made read-only on
+  // purpose. Symbolic links are followed: the file they point at is replaced.
+  PendingWrite(const std::filesystem::path& path, const std::vector<std::string_view>& parts);
+  ~PendingWrite();
+  PendingWrite(const PendingWrite&) = delete;
+  PendingWrite& operator=(const PendingWrite&) = delete;
+
+  // Renames the temporary file over the target. Throws Error(Input).
+  void commit();
+
+ private:
+  std::filesystem::path path_;    // as given, for messages
+  std::filesystem::path target_;  // the file replaced
+  std::string temp_;
+  bool committed_ = false;
+};
+
 void write_atomically(const std::filesystem::path& path, std::string_view data);
 // The same with the content given as consecutive parts.
 void write_atomically(const std::filesystem::path& path,
