@@ -1,6 +1,7 @@
 #include "cli/document_edits.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 #include <archfit/base/error.hpp>
@@ -42,19 +43,30 @@ class Attempt {
           const std::vector<PlannedTemplate>& templates, const manifest::KindTable& kinds)
       : tree_(tree), first_line_(first_line), templates_(templates), kinds_(kinds) {}
 
-  std::vector<std::pair<std::size_t, std::string>> refused;
+  struct Refusal {
+    std::size_t index;
+    std::string why;
+    // Only what archfit writes now was refused: taking out what it wrote
+    // earlier may still be done.
+    bool after_removal;
+  };
+  std::vector<Refusal> refused;
 
-  // The text with `which` templates changed; nullopt when some were refused.
-  std::optional<std::string> run(const std::vector<std::size_t>& which, bool check_only) {
+  // The text with `which` templates changed, and archfit's earlier changes
+  // taken out of `removal_only` too; nullopt when some were refused.
+  std::optional<std::string> run(const std::vector<std::size_t>& which,
+                                 const std::vector<std::size_t>& removal_only, bool check_only) {
     std::vector<std::size_t> with_record;
     bool gives_back = false;
     for (std::size_t i : which) {
       if (!templates_[i].plan.removal.empty()) with_record.push_back(i);
       gives_back = gives_back || templates_[i].plan.gives_back;
     }
+    with_record.insert(with_record.end(), removal_only.begin(), removal_only.end());
+    std::sort(with_record.begin(), with_record.end());
     if (check_only && with_record.empty() && !gives_back) {
       edit::DocumentResult r = edit(tree_, node_map(tree_), which, changes_of, true);
-      refuse(r.uneditable, which, "");
+      refuse(r.uneditable, which, "", true);
       return std::string();
     }
     // Step 1: take out what archfit wrote before.
@@ -64,8 +76,9 @@ class Attempt {
     if (!with_record.empty()) {
       std::vector<yaml::NodeRef> nodes = node_map(tree_);
       edit::DocumentResult r = edit(tree_, nodes, with_record, removal_of, false);
-      if (!refuse(r.uneditable, with_record, "taking out what archfit wrote earlier: ") ||
-          !check(r, tree_, nodes, with_record, removal_of, "taking out what archfit wrote earlier")) {
+      if (!refuse(r.uneditable, with_record, "taking out what archfit wrote earlier: ", false) ||
+          !check(r, tree_, nodes, with_record, removal_of, "taking out what archfit wrote earlier",
+                 false)) {
         return std::nullopt;
       }
       text1 = std::move(r.text);
@@ -75,8 +88,8 @@ class Attempt {
     // Step 2: write what archfit writes now.
     std::vector<yaml::NodeRef> nodes = node_map(*base);
     edit::DocumentResult r2 = edit(*base, nodes, which, changes_of, false);
-    if (!refuse(r2.uneditable, which, "") ||
-        !check(r2, *base, nodes, which, changes_of, "archfit's edit")) {
+    if (!refuse(r2.uneditable, which, "", true) ||
+        !check(r2, *base, nodes, which, changes_of, "archfit's edit", true)) {
       return std::nullopt;
     }
     std::string text2 = r2.changed ? std::move(r2.text) : text1;
@@ -88,11 +101,12 @@ class Attempt {
     if (r3.uneditable.empty() && r3.unverified.empty() && undone == text1) return text2;
     for (std::size_t i : which) {
       if (!templates_[i].plan.gives_back) continue;
-      refused.emplace_back(
+      refused.push_back(Refusal{
           i,
           "archfit would take out or fill in values of yours here (placement.respectExisting: "
           "false, or a null it fills), but could not give them back byte for byte on --remove "
-          "(they carry comments or a layout archfit does not write)");
+          "(they carry comments or a layout archfit does not write)",
+          true});
     }
     return std::nullopt;
   }
@@ -124,9 +138,10 @@ class Attempt {
 
   // Records refused templates; false when there are any.
   bool refuse(const std::vector<std::pair<std::size_t, std::string>>& uneditable,
-              const std::vector<std::size_t>& which, const std::string& prefix) {
+              const std::vector<std::size_t>& which, const std::string& prefix,
+              bool after_removal) {
     for (const auto& [k, why] : uneditable)
-      refused.emplace_back(which[k], prefix + why);
+      refused.push_back(Refusal{which[k], prefix + why, after_removal});
     return uneditable.empty();
   }
 
@@ -134,7 +149,7 @@ class Attempt {
   // edits alone do not check out, and refuse those (all, if none alone).
   bool check(const edit::DocumentResult& r, const yaml::Tree& base,
              const std::vector<yaml::NodeRef>& nodes, const std::vector<std::size_t>& which,
-             ChangesOf changes, const std::string& step) {
+             ChangesOf changes, const std::string& step, bool after_removal) {
     if (r.unverified.empty()) return true;
     std::vector<std::size_t> culprits;
     for (std::size_t i : which) {
@@ -142,9 +157,10 @@ class Attempt {
     }
     if (culprits.empty()) culprits = which;
     for (std::size_t i : culprits) {
-      refused.emplace_back(i, step + " did not check out (" + r.unverified +
-                                  "), so archfit left the template as it was; please report "
-                                  "this with the document");
+      refused.push_back(Refusal{i,
+                                step + " did not check out (" + r.unverified +
+                                    "); please report this with the document",
+                                after_removal});
     }
     return false;
   }
@@ -165,25 +181,34 @@ EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
   for (std::size_t i = 0; i < templates.size(); ++i) {
     if (templates[i].plan.changes_template()) which.push_back(i);
   }
-  // Each failed attempt leaves at least one template out.
-  while (!which.empty()) {
+  // Templates whose new placement cannot be written but whose earlier one
+  // archfit still takes out, so that the result is what a first run gives.
+  std::vector<std::size_t> removal_only;
+  std::map<std::size_t, std::string> why;
+  // Each failed attempt leaves at least one template out of `which`.
+  while (!which.empty() || !removal_only.empty()) {
     Attempt attempt(tree, first_line, templates, kinds);
-    std::optional<std::string> text = attempt.run(which, check_only);
+    std::optional<std::string> text = attempt.run(which, removal_only, check_only);
     if (attempt.refused.empty() && text) {
       out.changed = true;
       out.text = std::move(*text);
       break;
     }
     if (attempt.refused.empty()) fail(ErrorKind::Internal, "an edit failed without a reason");
-    for (auto& [i, why] : attempt.refused) {
-      out.left_alone.emplace_back(i, std::move(why));
-      std::erase(which, i);
+    for (Attempt::Refusal& r : attempt.refused) {
+      bool keeps_removal = r.after_removal && !templates[r.index].plan.removal.empty() &&
+                           std::find(which.begin(), which.end(), r.index) != which.end();
+      std::erase(which, r.index);
+      std::erase(removal_only, r.index);
+      if (keeps_removal) {
+        removal_only.push_back(r.index);
+        r.why = "archfit took out what it wrote here earlier, but cannot write what it would now: " +
+                r.why;
+      }
+      why[r.index] = std::move(r.why);  // the last reason is the one that holds
     }
   }
-  std::sort(out.left_alone.begin(), out.left_alone.end());
-  out.left_alone.erase(std::unique(out.left_alone.begin(), out.left_alone.end(),
-                                   [](const auto& a, const auto& b) { return a.first == b.first; }),
-                       out.left_alone.end());
+  out.left_alone.assign(why.begin(), why.end());
   return out;
 }
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <string>
 #include <string_view>
 
@@ -9,8 +10,13 @@ namespace {
 
 using yaml::NodeRef;
 
+// Fields are read as Kubernetes reads them: through aliases and merge keys.
+NodeRef field(NodeRef mapping, std::string_view key) {
+  return yaml::lookup(mapping, key).resolved();
+}
+
 std::string string_at(NodeRef mapping, std::string_view key) {
-  NodeRef value = mapping.resolved().get(key).resolved();
+  NodeRef value = field(mapping, key);
   return value.is_scalar() ? std::string(value.scalar()) : std::string();
 }
 
@@ -21,13 +27,25 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
   for (std::size_t i = 0; i < mapping.size(); ++i) {
     NodeRef k = mapping.key(i).resolved();
     NodeRef v = mapping.value(i).resolved();
+    if (yaml::is_merge_key(k)) {
+      NodeRef sources = v;
+      std::size_t n = sources.is_sequence() ? sources.size() : 1;
+      for (std::size_t j = 0; j < n; ++j) {
+        for (auto& [key, value] : string_map(sources.is_sequence() ? sources.item(j) : sources)) {
+          bool own = mapping.find(key) != NodeRef::npos;
+          bool seen = std::any_of(out.begin(), out.end(), [&](const auto& e) { return e.first == key; });
+          if (!own && !seen) out.emplace_back(key, value);
+        }
+      }
+      continue;
+    }
     if (k.is_scalar() && v.is_scalar()) out.emplace_back(k.scalar(), v.scalar());
   }
   return out;
 }
 
-void add_containers(NodeRef spec, std::string_view field, bool init, std::vector<Container>& out) {
-  NodeRef list = spec.get(field).resolved();
+void add_containers(NodeRef spec, std::string_view name, bool init, std::vector<Container>& out) {
+  NodeRef list = yaml::lookup(spec, name).resolved();
   if (!list.is_sequence()) return;
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
@@ -36,7 +54,7 @@ void add_containers(NodeRef spec, std::string_view field, bool init, std::vector
     c.node = item;
     c.init = init;
     c.name = string_at(item, "name");
-    c.image = item.get("image");
+    c.image = yaml::lookup(item, "image");
     NodeRef image = c.image.resolved();
     if (image.is_scalar()) c.image_ref = std::string(image.scalar());
     if (c.image) c.reference = image::Reference::try_parse(c.image_ref, &c.reference_error);
@@ -59,7 +77,7 @@ void walk(NodeRef node, std::string_view path, std::string& concrete, Found&& fo
   std::string_view rest = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
   bool every = step.size() > 2 && step.substr(step.size() - 2) == "[]";
   if (every) step.remove_suffix(2);
-  NodeRef next = node.get(step).resolved();
+  NodeRef next = field(node, step);
   if (!next) return;
   std::size_t mark = concrete.size();
   if (!concrete.empty()) concrete += '.';
@@ -82,25 +100,25 @@ Workload make_workload(NodeRef object, const KindRule& rule, std::string path) {
   w.object = object;
   w.api_version = string_at(object, "apiVersion");
   w.kind = string_at(object, "kind");
-  NodeRef metadata = object.get("metadata").resolved();
+  NodeRef metadata = field(object, "metadata");
   w.name = string_at(metadata, "name");
   w.namespace_name = string_at(metadata, "namespace");
-  w.labels = string_map(metadata.get("labels"));
+  w.labels = string_map(field(metadata, "labels"));
   w.path = std::move(path);
 
   std::string concrete;
   walk(object, rule.pod_template, concrete, [&](NodeRef node, const std::string& where) {
-    NodeRef spec = node.get("spec").resolved();
+    NodeRef spec = field(node, "spec");
     if (!node.is_mapping() || !spec.is_mapping()) return;
     PodTemplate t;
     t.node = node;
     t.spec = spec;
     t.path = where;
     t.namespace_name = w.namespace_name;
-    t.labels = string_map(node.get("metadata").resolved().get("labels"));
+    t.labels = string_map(field(field(node, "metadata"), "labels"));
     add_containers(spec, "containers", false, t.containers);
     add_containers(spec, "initContainers", true, t.containers);
-    NodeRef secrets = spec.get("imagePullSecrets").resolved();
+    NodeRef secrets = field(spec, "imagePullSecrets");
     for (std::size_t i = 0; secrets.is_sequence() && i < secrets.size(); ++i) {
       std::string name = string_at(secrets.item(i), "name");
       if (!name.empty()) t.image_pull_secrets.push_back(std::move(name));
@@ -122,7 +140,7 @@ void discover_object(NodeRef object, const KindTable& kinds, std::string path,
   std::string kind = string_at(object, "kind");
   if (kind.empty() || kind == "CustomResourceDefinition") return;
   if (allow_list && is_list_kind(kind)) {
-    NodeRef items = object.get("items").resolved();
+    NodeRef items = field(object, "items");
     if (!items.is_sequence()) return;
     for (std::size_t i = 0; i < items.size(); ++i) {
       discover_object(items.item(i), kinds, "items[" + std::to_string(i) + "]", out, false);

@@ -148,6 +148,7 @@ class Planner {
     plan_.has_record = previous.present;
     legacy_ = previous.legacy;
     previous_platforms_ = previous.platforms;
+    previous_record_ = previous.record;
     detail::Undone undone = detail::undo(plan_.current, previous.record);
     plan_.user = std::move(undone.view);
     plan_.desired = plan_.user;
@@ -190,9 +191,9 @@ class Planner {
 
     detail::Draft d(plan_.user);
     if (!config_.respect_existing) {
-      detail::take_arch_constraints(d, nodes_, [this](const std::string& key) {
-        std::size_t i = t_.spec.find(key);
-        return i == NodeRef::npos ? t_.spec.size() : i;
+      std::vector<std::string> keys = user_spec_keys();
+      detail::take_arch_constraints(d, nodes_, [&keys](const std::string& key) {
+        return static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key) - keys.begin());
       });
     }
     const bool took = d.changed();
@@ -432,6 +433,34 @@ class Planner {
     return node == t_.node ? t_.spec : node;
   }
 
+  // The pod spec's keys in the user's order: as the document has them, without
+  // the fields archfit added and with those it took out back in their place.
+  std::vector<std::string> user_spec_keys() const {
+    const Value& spec = *plan_.user.find("spec");
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < t_.spec.size(); ++i) {
+      std::string key(t_.spec.key(i).resolved().scalar());
+      bool placement = std::find(std::begin(detail::kSpecFields), std::end(detail::kSpecFields),
+                                 key) != std::end(detail::kSpecFields);
+      if (!placement || spec.find(key) != nullptr) keys.push_back(std::move(key));
+    }
+    std::vector<const OwnedEntry*> took;
+    for (const OwnedEntry& e : previous_record_.entries) {
+      if (e.kind == OwnedEntry::Kind::Took && e.path.size() == 2 && e.path[0].key == "spec") {
+        took.push_back(&e);
+      }
+    }
+    std::sort(took.begin(), took.end(),
+              [](const OwnedEntry* a, const OwnedEntry* b) { return a->position < b->position; });
+    for (const OwnedEntry* e : took) {
+      const std::string& key = e->path[1].key;
+      if (std::find(keys.begin(), keys.end(), key) != keys.end()) continue;
+      keys.insert(keys.begin() + static_cast<std::ptrdiff_t>(std::min(e->position, keys.size())),
+                  key);
+    }
+    return keys;
+  }
+
   // Where the user's own constraint is: their nodeSelector when they have no
   // required node affinity, else the affinity.
   std::string pinned_field() const {
@@ -449,6 +478,7 @@ class Planner {
   detail::Reporter report_;
   detail::NodeModel nodes_;
   std::optional<image::PlatformSet> previous_platforms_;
+  Ownership previous_record_;
   bool legacy_ = false;
 };
 

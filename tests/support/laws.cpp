@@ -87,11 +87,8 @@ std::vector<std::string> proposals_not_written(const std::string& lint_json,
   rapidjson::Document report;
   report.Parse(lint_json.c_str());
   if (report.HasParseError() || !report.IsObject()) return {"lint output is not JSON"};
+  // `document` counts every document of the stream, with content or not.
   std::vector<yaml::DocumentText> docs = yaml::split_stream(fixed);
-  std::vector<yaml::DocumentText> with_content;
-  for (const yaml::DocumentText& d : docs) {
-    if (d.has_content) with_content.push_back(d);
-  }
   for (const auto& f : report["findings"].GetArray()) {
     if (!f["fixable"].GetBool() || !f["field"]["proposed"].IsString()) continue;
     std::string path = f["field"]["path"].GetString();
@@ -99,8 +96,8 @@ std::vector<std::string> proposals_not_written(const std::string& lint_json,
     std::size_t index = f["document"].GetUint();
     bool placement_field = path.ends_with("spec.affinity") ||
                            path.ends_with("spec.nodeSelector") || path.ends_with("spec.tolerations");
-    if (!placement_field || index >= with_content.size()) continue;
-    yaml::Tree tree = yaml::parse_document(with_content[index].text);
+    if (!placement_field || index >= docs.size()) continue;
+    yaml::Tree tree = yaml::parse_document(docs[index].text);
     yaml::Value data = yaml::to_value(tree.root());
     const yaml::Value* written = at_path(data, path);
     std::string actual = written != nullptr ? yaml::to_json(*written) : "null";
