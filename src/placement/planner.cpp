@@ -203,10 +203,9 @@ class Planner {
     const image::PlatformSet usable = allowed.intersect(S);
     if (usable.empty()) {
       std::string own = detail::describe_constraints(before, nodes_);
-      if (own.empty()) own = "the pod's node constraints";
       report_.add("pinned-to-unsupported-platform", Severity::Error,
-                  own + " allow" + (allowed.empty() ? " no platform of the cluster"
-                                                    : " only " + detail::list(allowed)) +
+                  "the pods' node constraints" + (own.empty() ? "" : " (" + own + ")") + " allow " +
+                      (allowed.empty() ? "no platform of the cluster" : "only " + detail::list(allowed)) +
                       ", but " + facts.described() +
                       ": the pods cannot run anywhere; change the constraint or the image (archfit "
                       "fix leaves this to you)",
@@ -244,7 +243,7 @@ class Planner {
 
   void report_taken(const Facts& f) {
     if (!report_.wants(Severity::Warning, true)) return;
-    std::string own = detail::describe_constraints(plan_.user, nodes_);
+    std::string own = detail::describe_constraints(plan_.user, nodes_, true);
     Finding& finding = report_.add(
         "missing-arch-affinity", Severity::Warning,
         "the pods' own architecture constraints (" + (own.empty() ? "in their node affinity" : own) +
@@ -279,13 +278,12 @@ class Planner {
     bool selector_only = !(field_of(before, "nodeSelector") == field_of(restricted, "nodeSelector")) &&
                          field_of(before, "affinity") == field_of(restricted, "affinity");
     const char* field = selector_only ? "nodeSelector" : "affinity";
-    bool had_own = f.allowed.size() < config_.cluster_platforms.size();
-    std::string own = detail::describe_constraints(before, nodes_);
+    std::string own = detail::describe_constraints(before, nodes_, true);
     Finding& finding =
-        had_own && !own.empty()
+        !own.empty()
             ? report_.add("pinned-to-unsupported-platform", Severity::Error,
-                          own + " allow" + (f.allowed.size() == 1 ? "s " : " ") +
-                              detail::list(unsupported) + ", where the images do not run (" +
+                          "the pods' node constraints (" + own + ") allow " +
+                              detail::list(unsupported) + ", where their images do not run (" +
                               f.images.described() +
                               "): pods there fail with \"exec format error\"; archfit fix adds "
                               "node affinity that narrows them to " +
@@ -320,8 +318,13 @@ class Planner {
 
   void report_tolerations(const Facts& f, const std::vector<Toleration>& added) {
     const Value& tolerations = field_of(plan_.user, "tolerations");
-    bool pending = true;  // no usable architecture the pods can start on now
-    for (const std::string& arch : f.usable.archs()) {
+    // Pending for good when no architecture the pods may be scheduled to (in
+    // tolerationsOnly mode that includes those their images lack) lets them
+    // start with the tolerations they have.
+    const image::PlatformSet& reachable =
+        config_.mode == Mode::TolerationsOnly ? f.allowed : f.usable;
+    bool pending = true;
+    for (const std::string& arch : reachable.archs()) {
       if (detail::can_start_on(tolerations, arch, config_)) pending = false;
     }
     Severity severity = pending ? Severity::Error : Severity::Warning;

@@ -156,7 +156,7 @@ class Validator {
     };
     if (!preference && empty(expressions) && empty(fields)) {
       add(kAffinityRule, field,
-          "the required node selector term " + field.substr(field.rfind('[')) +
+          "the required term nodeSelectorTerms" + field.substr(field.rfind('[')) +
               " is empty, so it matches no node; give it matchExpressions or take it out");
       return;
     }

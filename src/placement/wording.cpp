@@ -39,13 +39,16 @@ std::string describe_requirement(const Value& requirement) {
   return key + " " + lower + " (" + join(values, ", ") + ")";
 }
 
-std::string describe_constraints(const Value& view, const NodeModel& nodes) {
+std::string describe_constraints(const Value& view, const NodeModel& nodes, bool arch_only) {
+  auto counts = [&nodes, arch_only](const std::string& key) {
+    return arch_only ? nodes.tells_arch(key) : nodes.knows(key);
+  };
   std::vector<std::string> parts;
   if (const Value* selector = find(view, node_selector_path());
       selector != nullptr && selector->is_mapping()) {
     std::vector<std::string> entries;
     for (const Value::Entry& e : selector->entries()) {
-      if (nodes.knows(e.first) && e.second.is_string()) {
+      if (counts(e.first) && e.second.is_string()) {
         entries.push_back(e.first + "=" + e.second.as_string());
       }
     }
@@ -57,7 +60,7 @@ std::string describe_constraints(const Value& view, const NodeModel& nodes) {
       std::vector<std::string> requirements;
       if (const Value* list = term.find("matchExpressions"); list != nullptr && list->is_sequence()) {
         for (const Value& r : list->items()) {
-          if (r.is_mapping() && nodes.knows(string_field(r, "key"))) {
+          if (r.is_mapping() && counts(string_field(r, "key"))) {
             requirements.push_back(describe_requirement(r));
           }
         }

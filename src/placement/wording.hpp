@@ -26,7 +26,9 @@ std::string describe_requirement(const yaml::Value& requirement);
 // The constraints of a view's nodeSelector and required node affinity on keys
 // that say which platform a node is: "nodeSelector kubernetes.io/arch=arm64",
 // "node affinity kubernetes.io/arch in (arm64)", terms joined by " or ".
-// "" when there are none.
-std::string describe_constraints(const yaml::Value& view, const NodeModel& nodes);
+// "" when there are none. With `arch_only`, only keys that tell architectures
+// apart count.
+std::string describe_constraints(const yaml::Value& view, const NodeModel& nodes,
+                                 bool arch_only = false);
 
 }  // namespace archfit::placement::detail
