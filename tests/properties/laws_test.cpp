@@ -220,6 +220,7 @@ TEST(GeneratedManifests, KeepTheLaws) {
     std::string lint_json = ws.lint_json();
     ProcessResult check = ws.run({"fix", "--check"});
     std::string y = ws.fix();
+    dump("generated-" + std::to_string(s) + ".input.yaml", x);
     dump("generated-" + std::to_string(s) + ".yaml", y);
     dump("generated-" + std::to_string(s) + ".lock", lock_a);
     dump("generated-" + std::to_string(s) + ".config.yaml", scenario.config);

@@ -4,6 +4,8 @@
 // placement fields of their pod templates, and the laws of support/laws.hpp
 // hold (remove gives every byte back, a second fix changes nothing, lint and
 // fix agree).
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <set>
 
@@ -159,6 +161,11 @@ TEST(CorpusFix, KeepsTheLawsAndChangesOnlyPlacement) {
     std::string before_lint = ws.lint_json();
     std::string result = ws.fix();
     if (result != original) ++changed_files;
+    if (const char* dir = std::getenv("ARCHFIT_OUTPUT_DIR")) {
+      // For the schema check in tests/schema.
+      std::ofstream(std::string(dir) + "/corpus-" + name + ".input.yaml", std::ios::binary) << original;
+      std::ofstream(std::string(dir) + "/corpus-" + name + ".yaml", std::ios::binary) << result;
+    }
 
     Parsed a = parse_all(original);
     Parsed b = parse_all(result);
