@@ -127,8 +127,8 @@ void add_fix_command(CLI::App& app, RunState& state) {
   auto o = std::make_shared<FixOptions>();
   CLI::App* cmd = app.add_subcommand(
       "fix",
-      "Write node affinity, tolerations and the archfit.io/platforms annotation into pod "
-      "templates so that each runs only where its images do");
+      "Add node affinity and tolerations to pod templates so that each runs only where its images "
+      "do, recording what was added in the archfit.io/owned annotation");
   cmd->add_option("paths", o->paths,
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin to "
                   "stdout");
@@ -136,7 +136,7 @@ void add_fix_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--diff", o->diff,
                 "Write nothing; print a unified diff; exit 1 if anything would change");
   cmd->add_flag("--remove", o->remove,
-                "Take out what archfit added earlier (templates with archfit.io/platforms)");
+                "Take out exactly what archfit added earlier (as its archfit.io/owned records say)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");
