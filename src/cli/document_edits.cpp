@@ -23,16 +23,22 @@ std::vector<yaml::NodeRef> template_nodes(const yaml::Tree& tree, const manifest
   return out;
 }
 
-using ChangesOf = std::vector<yaml::FieldChange> (*)(const PlannedTemplate&);
+// Which of a plan's changes an edit applies; `storage` keeps those computed.
+using ChangesOf = const std::vector<yaml::FieldChange>& (*)(const PlannedTemplate&,
+                                                             std::vector<yaml::FieldChange>& storage);
 
-std::vector<yaml::FieldChange> removal_of(const PlannedTemplate& t) {
+const std::vector<yaml::FieldChange>& removal_of(const PlannedTemplate& t,
+                                                 std::vector<yaml::FieldChange>&) {
   return t.plan.removal;
 }
-std::vector<yaml::FieldChange> changes_of(const PlannedTemplate& t) {
+const std::vector<yaml::FieldChange>& changes_of(const PlannedTemplate& t,
+                                                 std::vector<yaml::FieldChange>&) {
   return t.plan.changes;
 }
-std::vector<yaml::FieldChange> undo_of(const PlannedTemplate& t) {
-  return placement::removal_changes(t.plan.desired);
+const std::vector<yaml::FieldChange>& undo_of(const PlannedTemplate& t,
+                                              std::vector<yaml::FieldChange>& storage) {
+  storage = placement::removal_changes(t.plan.desired);
+  return storage;
 }
 
 // One attempt at the document with a set of templates to change. Either the
@@ -128,10 +134,11 @@ class Attempt {
                             const std::vector<std::size_t>& which, ChangesOf changes,
                             bool check_only) const {
     std::vector<edit::TemplateEdit> edits;
-    for (std::size_t i : which) {
-      const PlannedTemplate& t = templates_[i];
+    std::vector<std::vector<yaml::FieldChange>> storage(which.size());
+    for (std::size_t k = 0; k < which.size(); ++k) {
+      const PlannedTemplate& t = templates_[which[k]];
       if (t.index >= nodes.size()) fail(ErrorKind::Internal, "a pod template went missing");
-      edits.push_back(edit::TemplateEdit{nodes[t.index], t.path, changes(t)});
+      edits.push_back(edit::TemplateEdit{nodes[t.index], t.path, &changes(t, storage[k])});
     }
     return edit::edit_document(tree, first_line_, edits, check_only);
   }

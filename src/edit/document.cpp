@@ -28,7 +28,7 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
       // All of a template's changes, or none of them.
       DocumentEditor::Mark mark = editor.checkpoint();
       bool ok = true;
-      for (const yaml::FieldChange& change : edit.changes) {
+      for (const yaml::FieldChange& change : *edit.changes) {
         if (change.remove) {
           ok = editor.remove(edit.pod_template, change.path);
         } else {
@@ -44,7 +44,7 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
         continue;
       }
       progress = true;
-      if (!check_only) applied.push_back(AppliedChanges{edit.path, &edit.changes});
+      if (!check_only) applied.push_back(AppliedChanges{edit.path, edit.changes});
     }
     pending = std::move(next);
   }

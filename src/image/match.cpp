@@ -139,8 +139,10 @@ bool windows_build_runs(std::string_view image_version, std::string_view host_ve
 }  // namespace
 
 bool can_run_on(const Platform& image_platform, const Platform& host_platform, MatchPolicy policy) {
-  Platform image = image_platform.normalized();
-  Platform host = host_platform.normalized();
+  return can_run_on_normalized(image_platform.normalized(), host_platform.normalized(), policy);
+}
+
+bool can_run_on_normalized(const Platform& image, const Platform& host, MatchPolicy policy) {
   if (image.os != host.os) return false;
   if (host.os == "windows" && !windows_build_runs(image.os_version, host.os_version)) {
     return false;

@@ -58,7 +58,10 @@ bool PlatformSet::insert(const Platform& platform) {
 }
 
 bool PlatformSet::contains(const Platform& platform) const {
-  return std::binary_search(items_.begin(), items_.end(), member_form(platform));
+  // Members are in member form; most platforms asked about are members of
+  // another set, and so already in it.
+  return std::binary_search(items_.begin(), items_.end(), platform) ||
+         std::binary_search(items_.begin(), items_.end(), member_form(platform));
 }
 
 bool PlatformSet::runs_on(const Platform& host, MatchPolicy policy) const {
@@ -68,8 +71,12 @@ bool PlatformSet::runs_on(const Platform& host, MatchPolicy policy) const {
 
 PlatformSet PlatformSet::filter_runnable_on(const PlatformSet& hosts, MatchPolicy policy) const {
   PlatformSet out;
-  std::copy_if(hosts.begin(), hosts.end(), std::back_inserter(out.items_),
-               [&](const Platform& host) { return runs_on(host, policy); });
+  // Both sets' members are normalized already.
+  std::copy_if(hosts.begin(), hosts.end(), std::back_inserter(out.items_), [&](const Platform& host) {
+    return std::any_of(items_.begin(), items_.end(), [&](const Platform& image) {
+      return can_run_on_normalized(image, host, policy);
+    });
+  });
   return out;
 }
 

@@ -92,19 +92,24 @@ bool is_empty(const Value& v) {
          (v.is_sequence() && v.items().empty());
 }
 
-Path terms_path() {
-  return {PathStep::of("spec"), PathStep::of("affinity"), PathStep::of("nodeAffinity"),
-          PathStep::of(kRequiredKey), PathStep::of("nodeSelectorTerms")};
+const Path& terms_path() {
+  static const Path path{PathStep::of("spec"), PathStep::of("affinity"),
+                         PathStep::of("nodeAffinity"), PathStep::of(kRequiredKey),
+                         PathStep::of("nodeSelectorTerms")};
+  return path;
 }
-Path preferred_path() {
-  return {PathStep::of("spec"), PathStep::of("affinity"), PathStep::of("nodeAffinity"),
-          PathStep::of(kPreferredKey)};
+const Path& preferred_path() {
+  static const Path path{PathStep::of("spec"), PathStep::of("affinity"),
+                         PathStep::of("nodeAffinity"), PathStep::of(kPreferredKey)};
+  return path;
 }
-Path tolerations_path() {
-  return {PathStep::of("spec"), PathStep::of("tolerations")};
+const Path& tolerations_path() {
+  static const Path path{PathStep::of("spec"), PathStep::of("tolerations")};
+  return path;
 }
-Path node_selector_path() {
-  return {PathStep::of("spec"), PathStep::of("nodeSelector")};
+const Path& node_selector_path() {
+  static const Path path{PathStep::of("spec"), PathStep::of("nodeSelector")};
+  return path;
 }
 
 Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& nodes) {
@@ -160,7 +165,7 @@ Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& node
   return out;
 }
 
-void restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode) {
+bool restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode) {
   Alternatives alternatives = requirements_for(S, nodes);
   const Value* terms = find(d.view(), terms_path());
   const Value* selector = find(d.view(), node_selector_path());
@@ -174,14 +179,14 @@ void restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, 
       for (const Value& e : alternatives[0]) {
         d.add_key(node_selector_path(), string_field(e, "key"), e.find("values")->items()[0]);
       }
-      return;
+      return true;
     }
     for (std::vector<Value>& alt : alternatives) {
       Value term = Value::mapping();
       term.set("matchExpressions", Value::sequence(std::move(alt)));
       d.append(terms_path(), std::move(term));
     }
-    return;
+    return false;
   }
   image::PlatformSet by_selector = nodes.allowed_by_selector(node_selector);
   const Value::Sequence user_terms = terms->items();
@@ -204,11 +209,13 @@ void restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, 
     for (std::size_t k = 1; k < live.size(); ++k)
       d.append(terms_path(), with(term, missing_from(term, *live[k])));
   }
+  return false;
 }
 
-void add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nodes) {
+bool add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nodes) {
   const auto& weights = nodes.config().preferred_weights;
-  if (S.archs().size() < 2 || weights.empty()) return;
+  bool added = false;
+  if (S.archs().size() < 2 || weights.empty()) return added;
   for (const std::string& arch : S.archs()) {
     auto w = weights.find(arch);
     if (w == weights.end() || w->second <= 0) continue;
@@ -226,7 +233,9 @@ void add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nod
     item.set("weight", Value::integer(w->second));
     item.set("preference", std::move(preference));
     d.append(preferred_path(), std::move(item));
+    added = true;
   }
+  return added;
 }
 
 std::vector<Toleration> add_tolerations(Draft& d, const std::vector<std::string>& archs,

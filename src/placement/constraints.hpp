@@ -27,21 +27,22 @@ using Alternatives = std::vector<std::vector<yaml::Value>>;
 Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& nodes);
 
 // Paths of the view (see view.hpp) that placement writes to.
-Path terms_path();
-Path preferred_path();
-Path tolerations_path();
-Path node_selector_path();
+const Path& terms_path();
+const Path& preferred_path();
+const Path& tolerations_path();
+const Path& node_selector_path();
 
 // Restricts the pods to S (which must leave something the user's own
 // constraints allow). Each required term that allows something outside S
 // gets the requirements ANDed in (a copy of it per further alternative);
 // without terms, mode nodeSelector with one architecture adds nodeSelector
 // entries and every other case adds one required term per alternative.
-void restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode);
+// Returns true when it wrote nodeSelector entries (not node affinity).
+bool restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode);
 
 // Adds preferredDuringScheduling terms for the weighted architectures of S
-// that have no equal preference yet.
-void add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nodes);
+// that have no equal preference yet; true when it added any.
+bool add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nodes);
 
 // Adds the tolerations the configuration asks for on `archs` that the pods
 // do not have yet; returns them.

@@ -62,29 +62,28 @@ void Draft::note_new(const Path& path) {
 
 Value& Draft::make(const Path& path, bool list) {
   Value* v = &view_;
-  Path at;
+  // The path up to step i, built only when something is recorded there.
+  auto prefix = [&path](std::size_t i) { return Path(path.begin(), path.begin() + i + 1); };
   for (std::size_t i = 0; i < path.size(); ++i) {
     const PathStep& step = path[i];
-    at.push_back(step);
-    bool last = i + 1 == path.size();
-    Value empty = last && list ? Value::sequence() : Value::mapping();
     if (step.is_index) {
       v = &v->items()[step.index];
       continue;
     }
+    bool last = i + 1 == path.size();
     Value* child = v->find(step.key);
     if (child == nullptr) {
-      child = &v->set(step.key, std::move(empty));
-      note_new(at);
-    } else if (child->is_null() && !inside_root(at)) {
+      child = &v->set(step.key, last && list ? Value::sequence() : Value::mapping());
+      note_new(prefix(i));
+    } else if (child->is_null() && !inside_root(prefix(i))) {
       OwnedEntry filled;
       filled.kind = OwnedEntry::Kind::Filled;
-      filled.path = at;
+      filled.path = prefix(i);
       filled.written = child->null_text().value_or("null");
       record_.entries.push_back(std::move(filled));
       // What goes into it is listed like what goes into a container
       // archfit created.
-      *child = std::move(empty);
+      *child = last && list ? Value::sequence() : Value::mapping();
     }
     v = child;
   }

@@ -18,6 +18,10 @@ class Draft {
   explicit Draft(yaml::Value user_view) : view_(std::move(user_view)) {}
 
   const yaml::Value& view() const { return view_; }
+  // The view, once the draft is done with.
+  yaml::Value release() && { return std::move(view_); }
+  // Whether the record takes out or fills in values of the user's.
+  bool gives_back() const { return !record_.entries.empty(); }
   // Whether any operation changed the view.
   bool changed() const { return !created_.empty() || !roots_.empty() || !record_.entries.empty(); }
 

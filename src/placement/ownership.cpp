@@ -16,9 +16,10 @@ constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExe
 constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
 
 bool is_identifier(std::string_view key) {
-  if (key.empty() || !std::isalpha(static_cast<unsigned char>(key[0]))) return false;
-  return std::all_of(key.begin(), key.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (key.empty() || !alpha(key[0])) return false;
+  return std::all_of(key.begin(), key.end(), [&alpha](char c) {
+    return alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
 }
 
@@ -35,33 +36,73 @@ void append_json_string(std::string& out, std::string_view s) {
   out += yaml::to_json(Value::string(std::string(s)));
 }
 
-// Canonical JSON for hashing: mapping keys sorted.
-void canonical(std::string& out, const Value& v) {
-  if (v.is_mapping()) {
-    std::vector<const Value::Entry*> entries;
-    for (const Value::Entry& e : v.entries())
-      entries.push_back(&e);
-    std::sort(entries.begin(), entries.end(),
-              [](const Value::Entry* a, const Value::Entry* b) { return a->first < b->first; });
-    out += '{';
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      if (i > 0) out += ',';
-      append_json_string(out, entries[i]->first);
-      out += ':';
-      canonical(out, entries[i]->second);
-    }
-    out += '}';
-  } else if (v.is_sequence()) {
-    out += '[';
-    for (std::size_t i = 0; i < v.items().size(); ++i) {
-      if (i > 0) out += ',';
-      canonical(out, v.items()[i]);
-    }
-    out += ']';
-  } else {
-    out += yaml::to_json(v);
+// FNV-1a over the canonical JSON of a value (mapping keys sorted), fed byte
+// by byte without building the text.
+class Hasher {
+ public:
+  void byte(unsigned char c) {
+    h_ ^= c;
+    h_ *= 1099511628211ull;
   }
-}
+  void text(std::string_view s) {
+    for (unsigned char c : s)
+      byte(c);
+  }
+  void json_string(std::string_view s) {
+    byte('"');
+    for (unsigned char c : s) {
+      switch (c) {
+        case '"': text("\\\""); break;
+        case '\\': text("\\\\"); break;
+        case '\n': text("\\n"); break;
+        case '\r': text("\\r"); break;
+        case '\t': text("\\t"); break;
+        default:
+          if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            text(buf);
+          } else {
+            byte(c);
+          }
+      }
+    }
+    byte('"');
+  }
+  void value(const Value& v) {
+    if (v.is_mapping()) {
+      std::vector<const Value::Entry*> entries;
+      entries.reserve(v.entries().size());
+      for (const Value::Entry& e : v.entries())
+        entries.push_back(&e);
+      std::sort(entries.begin(), entries.end(),
+                [](const Value::Entry* a, const Value::Entry* b) { return a->first < b->first; });
+      byte('{');
+      for (std::size_t i = 0; i < entries.size(); ++i) {
+        if (i > 0) byte(',');
+        json_string(entries[i]->first);
+        byte(':');
+        value(entries[i]->second);
+      }
+      byte('}');
+    } else if (v.is_sequence()) {
+      byte('[');
+      for (std::size_t i = 0; i < v.items().size(); ++i) {
+        if (i > 0) byte(',');
+        value(v.items()[i]);
+      }
+      byte(']');
+    } else if (v.is_string()) {
+      json_string(v.as_string());
+    } else {
+      text(yaml::to_json(v));
+    }
+  }
+  std::uint32_t result() const { return static_cast<std::uint32_t>(h_ ^ (h_ >> 32)); }
+
+ private:
+  std::uint64_t h_ = 1469598103934665603ull;
+};
 
 // Reads entries off the front of the annotation's text.
 class Reader {
@@ -224,12 +265,15 @@ class Reader {
 
 }  // namespace
 
-std::string format_path(const Path& path) {
-  std::string out;
+namespace {
+
+void append_path(std::string& out, const Path& path) {
   for (std::size_t i = 0; i < path.size(); ++i) {
     const PathStep& step = path[i];
     if (step.is_index) {
-      out += '[' + std::to_string(step.index) + ']';
+      out += '[';
+      out += std::to_string(step.index);
+      out += ']';
     } else if (is_identifier(step.key)) {
       if (i > 0) out += '.';
       out += short_name(path, i);
@@ -239,41 +283,53 @@ std::string format_path(const Path& path) {
       out += ']';
     }
   }
+}
+
+}  // namespace
+
+std::string format_path(const Path& path) {
+  std::string out;
+  append_path(out, path);
   return out;
 }
 
 std::uint32_t data_hash(const Value& value) {
-  std::string text;
-  canonical(text, value);
-  std::uint64_t h = 1469598103934665603ull;  // FNV-1a
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return static_cast<std::uint32_t>(h ^ (h >> 32));
+  Hasher h;
+  h.value(value);
+  return h.result();
 }
 
 std::string Ownership::str() const {
   std::string out;
+  out.reserve(64 * entries.size());
   for (const OwnedEntry& e : entries) {
     if (!out.empty()) out += ", ";
     switch (e.kind) {
       case OwnedEntry::Kind::Created:
-        out += '+' + format_path(e.path);
+        out += '+';
+        append_path(out, e.path);
         break;
       case OwnedEntry::Kind::Wrote: {
-        char hex[9];
-        std::snprintf(hex, sizeof hex, "%08x", e.hash);
-        out += format_path(e.path) + '#' + hex;
+        append_path(out, e.path);
+        char hex[10];
+        std::snprintf(hex, sizeof hex, "#%08x", e.hash);
+        out += hex;
         break;
       }
       case OwnedEntry::Kind::Took:
-        out += '-' + format_path(e.path);
-        if (!e.path.back().is_index) out += '@' + std::to_string(e.position);
-        out += '=' + yaml::to_json(e.value);
+        out += '-';
+        append_path(out, e.path);
+        if (!e.path.back().is_index) {
+          out += '@';
+          out += std::to_string(e.position);
+        }
+        out += '=';
+        out += yaml::to_json(e.value);
         break;
       case OwnedEntry::Kind::Filled:
-        out += format_path(e.path) + '=' + e.written;
+        append_path(out, e.path);
+        out += '=';
+        out += e.written;
         break;
     }
   }

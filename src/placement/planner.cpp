@@ -132,7 +132,6 @@ class Planner {
   void run(Action action) {
     plan_.current = detail::read_view(t_);
     plan_.user = plan_.current;
-    plan_.desired = plan_.current;
     Previous previous = read_previous(plan_.current);
     if (!previous.unreadable.empty()) {
       report_.add("stale-placement", Severity::Error,
@@ -143,16 +142,19 @@ class Planner {
                       "archfit's constraints and its archfit.io annotations out by hand",
                   annotation_node(kOwnedAnnotation),
                   std::string("metadata.annotations.") + kOwnedAnnotation);
+      plan_.desired = plan_.current;
       return;
     }
     plan_.has_record = previous.present;
     legacy_ = previous.legacy;
     previous_platforms_ = previous.platforms;
     previous_record_ = previous.record;
-    detail::Undone undone = detail::undo(plan_.current, previous.record);
-    plan_.user = std::move(undone.view);
-    plan_.desired = plan_.user;
-    plan_.removal = detail::changes_between(plan_.current, plan_.user, undone.positions);
+    detail::Undone undone;
+    if (previous.present) {
+      undone = detail::undo(plan_.current, previous.record);
+      plan_.user = std::move(undone.view);
+      plan_.removal = detail::changes_between(plan_.current, plan_.user, undone.positions);
+    }
     if (!undone.kept.empty() && report_.wants(Severity::Warning, false)) {
       report_.add("stale-placement", Severity::Warning,
                   "archfit wrote " + detail::join(undone.kept, ", ") +
@@ -161,7 +163,11 @@ class Planner {
                   annotation_node(kOwnedAnnotation),
                   std::string("metadata.annotations.") + kOwnedAnnotation);
     }
-    if (action == Action::Fix) place();
+    if (action == Action::Fix) {
+      place();
+    } else {
+      plan_.desired = plan_.user;
+    }
     plan_.changes = detail::changes_between(plan_.user, plan_.desired);
     settle_findings();
   }
@@ -186,7 +192,8 @@ class Planner {
                       ") runs every image of this pod: " + facts.described() +
                       "; rebuild an image for a common platform or split the pod",
                   t_.spec, "spec");
-      return;  // the user's template, without archfit's placement for other images
+      plan_.desired = plan_.user;  // without archfit's placement for other images
+      return;
     }
 
     detail::Draft d(plan_.user);
@@ -197,12 +204,11 @@ class Planner {
       });
     }
     const bool took = d.changed();
-    const Value before = d.view();
     const image::PlatformSet allowed =
-        nodes_.allowed(field_of(before, "nodeSelector"), field_of(before, "affinity"));
+        nodes_.allowed(field_of(d.view(), "nodeSelector"), field_of(d.view(), "affinity"));
     const image::PlatformSet usable = allowed.intersect(S);
     if (usable.empty()) {
-      std::string own = detail::describe_constraints(before, nodes_);
+      std::string own = detail::describe_constraints(d.view(), nodes_);
       report_.add("pinned-to-unsupported-platform", Severity::Error,
                   "the pods' node constraints" + (own.empty() ? "" : " (" + own + ")") + " allow " +
                       (allowed.empty() ? "no platform of the cluster" : "only " + detail::list(allowed)) +
@@ -210,27 +216,29 @@ class Planner {
                       ": the pods cannot run anywhere; change the constraint or the image (archfit "
                       "fix leaves this to you)",
                   pinned_node(), pinned_field());
+      plan_.desired = plan_.user;
       return;
     }
     const bool too_wide = !subset(allowed, S);
+    // The user's architecture constraints, worded before archfit adds its own
+    // (only when a finding will say so).
+    const std::string own = too_wide && report_.wants(Severity::Error, true)
+                                ? detail::describe_constraints(d.view(), nodes_, true)
+                                : std::string();
+    bool selector_only = false;
     if (too_wide && config_.mode != Mode::TolerationsOnly) {
-      detail::restrict_to(d, S, nodes_, config_.mode);
+      selector_only = detail::restrict_to(d, S, nodes_, config_.mode);
     }
-    const Value restricted = d.view();
-    if (config_.mode == Mode::Preferred) detail::add_preferences(d, usable, nodes_);
-    const Value preferred = d.view();
+    bool preferences = config_.mode == Mode::Preferred && detail::add_preferences(d, usable, nodes_);
     std::vector<Toleration> added = detail::add_tolerations(d, usable.archs(), config_);
     if (d.changed() && config_.annotate) annotate(d, S);
-    plan_.desired = d.view();
-    Ownership record = d.ownership();
-    plan_.gives_back = std::any_of(record.entries.begin(), record.entries.end(), [](const OwnedEntry& e) {
-      return e.kind == OwnedEntry::Kind::Took || e.kind == OwnedEntry::Kind::Filled;
-    });
+    plan_.gives_back = d.gives_back();
+    plan_.desired = std::move(d).release();
 
     Facts f{facts, S, allowed, usable};
     if (took) report_taken(f);
-    if (too_wide) report_too_wide(f, before, restricted);
-    if (!(restricted == preferred)) report_preferences(f, restricted);
+    if (too_wide) report_too_wide(f, own, selector_only);
+    if (preferences) report_preferences(f);
     if (!added.empty()) report_tolerations(f, added);
   }
 
@@ -254,7 +262,7 @@ class Planner {
     fixable(finding, pinned_field() == "spec.nodeSelector" ? "nodeSelector" : "affinity");
   }
 
-  void report_too_wide(const Facts& f, const Value& before, const Value& restricted) {
+  void report_too_wide(const Facts& f, const std::string& own, bool selector_only) {
     image::PlatformSet unsupported = minus(f.allowed, f.S);
     if (config_.mode == Mode::TolerationsOnly) {
       std::vector<std::string> reachable;
@@ -275,10 +283,7 @@ class Planner {
       return;
     }
     if (!report_.wants(Severity::Error, true)) return;
-    bool selector_only = !(field_of(before, "nodeSelector") == field_of(restricted, "nodeSelector")) &&
-                         field_of(before, "affinity") == field_of(restricted, "affinity");
     const char* field = selector_only ? "nodeSelector" : "affinity";
-    std::string own = detail::describe_constraints(before, nodes_, true);
     Finding& finding =
         !own.empty()
             ? report_.add("pinned-to-unsupported-platform", Severity::Error,
@@ -299,8 +304,7 @@ class Planner {
     fixable(finding, field);
   }
 
-  void report_preferences(const Facts& f, const Value& restricted) {
-    (void)restricted;
+  void report_preferences(const Facts& f) {
     if (!report_.wants(Severity::Warning, true)) return;
     std::vector<std::string> weights;
     for (const std::string& arch : f.usable.archs()) {

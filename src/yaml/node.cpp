@@ -120,10 +120,24 @@ constexpr int kMaxMergeDepth = 64;
 
 NodeRef lookup_at(NodeRef mapping, std::string_view key, NodeRef* merged_by, int depth) {
   mapping = mapping.resolved();
-  if (depth > kMaxMergeDepth) return {};
-  if (!mapping.is_mapping()) return {};
-  if (NodeRef own = mapping.get(key)) return own;
+  if (depth > kMaxMergeDepth || !mapping.is_mapping()) return {};
+  // One pass: the mapping's own entry (the last one, as get() reads it), and
+  // where its merge keys are, for when it has none.
+  std::size_t own = NodeRef::npos;
+  std::size_t first_merge = NodeRef::npos;
   for (std::size_t i = 0; i < mapping.size(); ++i) {
+    NodeRef k = mapping.key(i).resolved();
+    if (!k.is_scalar()) continue;
+    std::string_view text = k.scalar();
+    if (text == key) {
+      own = i;
+    } else if (first_merge == NodeRef::npos && text == "<<" && is_merge_key(k)) {
+      first_merge = i;
+    }
+  }
+  if (own != NodeRef::npos) return mapping.value(own);
+  if (first_merge == NodeRef::npos) return {};
+  for (std::size_t i = first_merge; i < mapping.size(); ++i) {
     if (!is_merge_key(mapping.key(i))) continue;
     NodeRef sources = mapping.value(i).resolved();
     std::size_t n = sources.is_sequence() ? sources.size() : 1;

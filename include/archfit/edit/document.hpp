@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <archfit/yaml/change.hpp>
@@ -13,8 +14,8 @@ namespace archfit::edit {
 
 struct TemplateEdit {
   yaml::NodeRef pod_template;  // the mapping with the template's metadata and spec
-  std::string path;            // of that mapping from the document root ("" for a Pod)
-  std::vector<yaml::FieldChange> changes;
+  std::string_view path;       // of that mapping from the document root ("" for a Pod)
+  const std::vector<yaml::FieldChange>* changes = nullptr;  // owned by the caller
 };
 
 struct DocumentResult {

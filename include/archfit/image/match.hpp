@@ -40,4 +40,9 @@ enum class MatchPolicy {
 bool can_run_on(const Platform& image, const Platform& host,
                 MatchPolicy policy = MatchPolicy::SameArchitecture);
 
+// can_run_on for platforms already normalized (the members of a PlatformSet
+// are), without normalizing them again.
+bool can_run_on_normalized(const Platform& image, const Platform& host,
+                           MatchPolicy policy = MatchPolicy::SameArchitecture);
+
 }  // namespace archfit::image
