@@ -1,7 +1,10 @@
 // archfit: make Kubernetes manifests fit the CPU architectures of their images.
+#include <cstdlib>
 #include <iostream>
+#include <string_view>
 
 #include <archfit/base/error.hpp>
+#include <archfit/edit/document.hpp>
 
 #include "cli/commands.hpp"
 
@@ -13,6 +16,12 @@ int main(int argc, char** argv) {
       "tolerations into pod templates (fix), or reports what is missing (lint)."};
   app.name("archfit");
   app.require_subcommand(1);
+  // The tests set this: edits verified with a grafted tree are checked
+  // against a parse of the whole edited document as well.
+  if (const char* check = std::getenv("ARCHFIT_CHECK_GRAFTS");
+      check && std::string_view(check) == "1") {
+    archfit::edit::check_grafts_against_parse(true);
+  }
   RunState state;
   add_fix_command(app, state);
   add_lint_command(app, state);

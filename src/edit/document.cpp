@@ -1,11 +1,47 @@
+#include <atomic>
+#include <optional>
+
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
 #include <archfit/edit/verify.hpp>
+#include <archfit/yaml/graft.hpp>
 #include <archfit/yaml/parse.hpp>
 
 namespace archfit::edit {
+
+namespace {
+
+std::atomic<bool> cross_check{false};
+
+// The edited document's tree built from the original's where the edits are
+// only new lines (yaml::graft), which costs a parse of those lines instead of
+// the whole document; nullopt when it has to be parsed.
+std::optional<yaml::Tree> graft(const yaml::Tree& tree, const DocumentEditor& editor,
+                                std::string_view text, std::uint32_t first_line) {
+  std::vector<yaml::Insertion> insertions = editor.insertions();
+  if (insertions.empty()) return std::nullopt;
+  std::optional<yaml::Tree> grafted = yaml::graft(tree, text, insertions);
+  if (grafted && cross_check.load(std::memory_order_relaxed)) {
+    std::string difference;
+    try {
+      difference = yaml::tree_difference(*grafted, yaml::parse_document(text, first_line));
+    } catch (const Error& e) {
+      difference = "the text does not parse: " + e.message();
+    }
+    if (!difference.empty()) {
+      fail(ErrorKind::Internal, "the grafted tree is not the parsed one (" + difference + ")");
+    }
+  }
+  return grafted;
+}
+
+}  // namespace
+
+void check_grafts_against_parse(bool on) {
+  cross_check.store(on, std::memory_order_relaxed);
+}
 
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
                              const std::vector<TemplateEdit>& edits, bool check_only) {
@@ -59,11 +95,15 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
   result.changed = true;
 
   yaml::Tree reparsed;
-  try {
-    reparsed = yaml::parse_document(result.text, first_line);
-  } catch (const Error& e) {
-    result.unverified = "the edited document no longer parses (" + e.message() + ")";
-    return result;
+  if (std::optional<yaml::Tree> grafted = graft(tree, editor, result.text, first_line)) {
+    reparsed = std::move(*grafted);
+  } else {
+    try {
+      reparsed = yaml::parse_document(result.text, first_line);
+    } catch (const Error& e) {
+      result.unverified = "the edited document no longer parses (" + e.message() + ")";
+      return result;
+    }
   }
   bool meant = false;
   try {

@@ -142,7 +142,8 @@ class DocumentEditor::Session {
       if (merges) {
         NodeRef merged = yaml::lookup(node, entry.first, &merged_by);
         if (merged) {
-          if (!yaml::equals(merged, entry.second)) return (void)fail(merge_message(entry.first, merged_by));
+          if (!yaml::equals(merged, entry.second))
+            return (void)fail(merge_message(entry.first, merged_by));
           continue;
         }
       }
@@ -222,7 +223,8 @@ class DocumentEditor::Session {
     std::string_view text = at_.text();
     Span span{node.span().begin, node.span().end};
     // A block scalar's span takes its line break along; give it back.
-    std::string tail = span.end > span.begin && text[span.end - 1] == '\n' ? e_.layout_.newline : "";
+    std::string tail =
+        span.end > span.begin && text[span.end - 1] == '\n' ? e_.layout_.newline : "";
     if (parent.style() == Style::Flow) {
       return add(span.begin, span.end, render_flow(want, e_.layout_.json) + tail);
     }
@@ -289,9 +291,13 @@ class DocumentEditor::Session {
     }
     if (before < mapping.size()) {
       std::uint32_t key = mapping.key(before).span().begin;
-      if (at_.first_on_line(key)) return add(at_.line_start(key), at_.line_start(key), out, -1);
+      if (at_.first_on_line(key)) {
+        add(at_.line_start(key), at_.line_start(key), out, -1);
+        return mark_lines(mapping, before);
+      }
     }
-    insert_lines(mapping.span().end, std::move(out), -2 * c);
+    if (insert_lines(mapping.span().end, std::move(out), -2 * c))
+      mark_lines(mapping, mapping.size());
   }
 
   void insert_items(NodeRef sequence, const Value::Sequence& items, std::size_t before) {
@@ -317,10 +323,13 @@ class DocumentEditor::Session {
     if (before < sequence.size()) {
       std::uint32_t next = at_.dash_before(sequence.item(before));
       if (next != kNoPosition && at_.first_on_line(next)) {
-        return add(at_.line_start(next), at_.line_start(next), out, -1);
+        add(at_.line_start(next), at_.line_start(next), out, -1);
+        return mark_lines(sequence, before);
       }
     }
-    insert_lines(sequence.span().end, std::move(out), -2 * dash - 1);
+    if (insert_lines(sequence.span().end, std::move(out), -2 * dash - 1)) {
+      mark_lines(sequence, sequence.size());
+    }
   }
 
   void remove_entries(NodeRef mapping, const std::vector<std::size_t>& removed) {
@@ -400,7 +409,8 @@ class DocumentEditor::Session {
   }
 
   static std::string explicit_key_message(NodeRef key) {
-    return "the key at " + where(key) + " is written as an explicit `? key`, which archfit does not edit";
+    return "the key at " + where(key) +
+           " is written as an explicit `? key`, which archfit does not edit";
   }
 
   std::string render_key(const std::string& key, bool flow) const {
@@ -480,16 +490,27 @@ class DocumentEditor::Session {
     pending_.push_back(Splice{begin, end, std::move(text), rank});
   }
 
+  // Notes that the splice just added is whole lines of new entries or items
+  // of `collection`, in front of its entry `before`.
+  void mark_lines(NodeRef collection, std::size_t before) {
+    pending_.back().collection = collection.id();
+    pending_.back().before = before;
+  }
+
   // Inserts whole lines after the line that ends at `after`; at the end of a
-  // document without a final line break, the break goes first instead.
-  void insert_lines(std::uint32_t after, std::string lines, int rank) {
+  // document without a final line break, the break goes first instead (and
+  // false says so).
+  bool insert_lines(std::uint32_t after, std::string lines, int rank) {
     std::uint32_t pos = at_.end_of_line(after);
     std::string_view text = at_.text();
+    bool whole = true;
     if (pos == text.size() && (pos == 0 || text[pos - 1] != '\n')) {
       const std::string& nl = e_.layout_.newline;
       lines = nl + lines.substr(0, lines.size() - nl.size());
+      whole = false;
     }
     add(pos, pos, std::move(lines), rank);
+    return whole;
   }
 
   // Takes out [first, next): whole lines when both start their lines, so that
@@ -545,8 +566,8 @@ void DocumentEditor::rollback(Mark mark) {
   }
 }
 
-bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path,
-                         const Value& value, std::size_t position) {
+bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path, const Value& value,
+                         std::size_t position) {
   Session s(*this);
   NodeRef node = mapping;
   if (node.is_alias()) return s.fail(s.alias_message(node)), s.commit();
@@ -560,7 +581,8 @@ bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path,
         return s.fail(s.merge_message(path[i], merged_by)), s.commit();
       }
       Value::Mapping entry{{path[i], nest(path, i + 1, value)}};
-      s.insert_entries(node, entry, i + 1 == path.size() ? std::min(position, node.size()) : node.size());
+      s.insert_entries(node, entry,
+                       i + 1 == path.size() ? std::min(position, node.size()) : node.size());
       return s.commit();
     }
     NodeRef child = node.value(at);
@@ -598,7 +620,7 @@ bool DocumentEditor::remove(NodeRef mapping, const std::vector<std::string>& pat
   return s.commit();
 }
 
-std::string DocumentEditor::apply() const {
+std::vector<std::size_t> DocumentEditor::order() const {
   std::vector<std::size_t> order(splices_.size());
   for (std::size_t i = 0; i < order.size(); ++i)
     order[i] = i;
@@ -609,6 +631,21 @@ std::string DocumentEditor::apply() const {
     if ((x.begin == x.end) != (y.begin == y.end)) return x.begin == x.end;  // inserts first
     return x.rank < y.rank;
   });
+  return order;
+}
+
+std::vector<yaml::Insertion> DocumentEditor::insertions() const {
+  std::vector<yaml::Insertion> out;
+  for (std::size_t i : order()) {
+    const Splice& s = splices_[i];
+    if (s.collection == yaml::kNoNode || s.end != s.begin) return {};
+    out.push_back(yaml::Insertion{s.collection, s.before, s.begin, s.text});
+  }
+  return out;
+}
+
+std::string DocumentEditor::apply() const {
+  std::vector<std::size_t> order = this->order();
   std::string_view text = tree_.text();
   std::size_t added = 0;
   for (const Splice& s : splices_)

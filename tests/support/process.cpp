@@ -106,7 +106,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 ProcessResult run_archfit(const std::vector<std::string>& args, const ProcessOptions& options) {
   std::vector<std::string> argv{ARCHFIT_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
-  return run_process(argv, options);
+  // Every edit checked with a grafted tree is checked with a full parse too.
+  ProcessOptions checked = options;
+  checked.env.push_back("ARCHFIT_CHECK_GRAFTS=1");
+  return run_process(argv, checked);
 }
 
 TempDir::TempDir() {

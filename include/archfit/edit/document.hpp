@@ -1,6 +1,6 @@
 // Applying the changes planned for one document's pod templates to its text,
-// and checking the result: the edited text is parsed again and must mean
-// exactly the original data with the planned fields changed.
+// and checking the result: the edited text must parse and mean exactly the
+// original data with the planned fields changed.
 #pragma once
 
 #include <string>
@@ -32,6 +32,12 @@ struct DocumentResult {
 // `first_line` is the document's first line in its file, for messages. With
 // `check_only`, only finds out which templates cannot be edited: no text is
 // produced and nothing is verified.
+// Where edits only add lines, the edited text is checked with a tree grafted
+// from the original one and a parse of the new lines (yaml::graft). With
+// this on, every grafted tree is also compared with a parse of the whole
+// text, and a difference is an internal error: the tests turn it on.
+void check_grafts_against_parse(bool on);
+
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
                              const std::vector<TemplateEdit>& edits, bool check_only = false);
 

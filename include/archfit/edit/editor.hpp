@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <archfit/edit/layout.hpp>
+#include <archfit/yaml/graft.hpp>
 #include <archfit/yaml/node.hpp>
 #include <archfit/yaml/value.hpp>
 
@@ -26,6 +27,10 @@ struct Splice {
   std::uint32_t end = 0;
   std::string text;
   int rank = 0;  // among inserts at one position, lower goes first
+  // For whole lines of new entries or items of a block collection: that
+  // collection, and how many of its entries stay in front of them.
+  yaml::NodeId collection = yaml::kNoNode;
+  std::size_t before = 0;
 };
 
 class DocumentEditor {
@@ -60,6 +65,11 @@ class DocumentEditor {
   // splices overlap.
   std::string apply() const;
 
+  // The splices in the order apply() writes them, as insertions of whole
+  // lines into block collections (see yaml::graft); empty when one of them
+  // is something else.
+  std::vector<yaml::Insertion> insertions() const;
+
  private:
   class Session;
   friend class Session;
@@ -67,6 +77,8 @@ class DocumentEditor {
   const yaml::Tree& tree_;
   Layout layout_;
   std::vector<Splice> splices_;
+  std::vector<std::size_t> order() const;
+
   std::string reason_;
   std::vector<yaml::NodeId> parent_;
   // For each node, how many aliases that stay in the text point at it. An

@@ -132,6 +132,7 @@ class Tree {
 
  private:
   friend class TreeBuilder;
+  friend class Grafter;
 
   struct Props {
     NodeId node;

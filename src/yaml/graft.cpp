@@ -1,0 +1,420 @@
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <archfit/base/error.hpp>
+#include <archfit/yaml/graft.hpp>
+
+namespace archfit::yaml {
+
+namespace {
+
+bool is_line_start(std::string_view text, std::uint32_t pos) {
+  return pos == 0 || text[pos - 1] == '\n';
+}
+
+bool only(std::string_view s, std::string_view allowed) {
+  return s.find_first_not_of(allowed) == std::string_view::npos;
+}
+
+// No token in `s`: blanks, line breaks, and comments that follow a blank or
+// start a line.
+bool no_tokens(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (c == '#') {
+      if (i == 0 || (s[i - 1] != ' ' && s[i - 1] != '\t' && s[i - 1] != '\n')) return false;
+      std::size_t lf = s.find('\n', i);
+      if (lf == std::string_view::npos) return true;
+      i = lf;
+    } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+      return false;
+    }
+  }
+  return true;
+}
+
+// libyaml also breaks lines at NEL, LS and PS; lines are only counted where
+// '\n' is the one line break there is.
+bool has_unicode_breaks(std::string_view s) {
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0xC2) continue;
+    std::string_view rest = s.substr(i);
+    if (rest.starts_with("\xC2\x85") || rest.starts_with("\xE2\x80\xA8") ||
+        rest.starts_with("\xE2\x80\xA9")) {
+      return true;
+    }
+  }
+  return false;
+}
+
+std::uint32_t line_breaks(std::string_view s) {
+  return static_cast<std::uint32_t>(std::count(s.begin(), s.end(), '\n'));
+}
+
+bool is_block_scalar(const Node& n) {
+  return n.kind == Kind::Scalar && (n.style == Style::Literal || n.style == Style::Folded);
+}
+
+}  // namespace
+
+// Builds the grafted tree; see graft().
+class Grafter {
+ public:
+  Grafter(const Tree& base, std::string_view edited, std::span<const Insertion> insertions,
+          const Limits& limits)
+      : base_(base),
+        text_(base.text()),
+        edited_(edited),
+        insertions_(insertions),
+        limits_(limits) {}
+
+  std::optional<Tree> run() {
+    if (insertions_.empty() || edited_.size() > limits_.max_document_bytes) return std::nullopt;
+    if (!place_insertions()) return std::nullopt;
+    std::uint32_t breaks_before = 0;  // line breaks of the pieces before this one
+    for (Piece& piece : pieces_) {
+      std::optional<std::uint32_t> line = fits(*piece.insertion);
+      if (!line) return std::nullopt;
+      piece.first_line = *line + breaks_before;
+      if (!parse_piece(piece)) return std::nullopt;
+      breaks_before += piece.breaks;
+    }
+    return compose();
+  }
+
+ private:
+  struct Piece {
+    const Insertion* insertion = nullptr;
+    std::uint32_t pos = 0;         // where its lines start in the edited text
+    std::uint32_t first_line = 0;  // the 0-based file line of `pos`
+    std::uint32_t breaks = 0;      // line breaks in its lines
+    Tree tree;
+    NodeId first_id = 0;  // the id its node 1 gets (node 0, its root, is not kept)
+  };
+
+  const Node& node(NodeId id) const { return base_.node(id); }
+  NodeId child(const Node& n, std::uint32_t i) const { return base_.child(n.first_child + i); }
+
+  // Checks that the edited text is the original with the insertions, in
+  // order, and notes where each one's lines land.
+  bool place_insertions() {
+    std::uint32_t from = 0;
+    std::size_t out = 0;
+    for (const Insertion& in : insertions_) {
+      if (in.at < from || in.at > text_.size() || in.lines.empty() || in.lines.back() != '\n' ||
+          has_unicode_breaks(in.lines)) {
+        return false;
+      }
+      std::string_view kept = text_.substr(from, in.at - from);
+      if (edited_.substr(out, kept.size()) != kept) return false;
+      out += kept.size();
+      if (edited_.substr(out, in.lines.size()) != in.lines) return false;
+      Piece& piece = pieces_.emplace_back();
+      piece.insertion = &in;
+      piece.pos = static_cast<std::uint32_t>(out);
+      piece.breaks = line_breaks(in.lines);
+      out += in.lines.size();
+      from = in.at;
+    }
+    return edited_.substr(out) == text_.substr(from);
+  }
+
+  // The column new entries or items must stand at; 0 when it cannot be told.
+  std::uint32_t entry_column(const Node& m) const {
+    if (m.kind == Kind::Mapping) return node(child(m, 0)).column;
+    return m.has_props ? 0 : m.column;  // a block sequence starts at its first '-'
+  }
+
+  // The lines at `at` become entries (items) of the collection that read the
+  // same wherever they stand between the neighbours. Returns the 0-based file
+  // line of `at` in the original text; nullopt when they might not.
+  std::optional<std::uint32_t> fits(const Insertion& in) const {
+    if (in.collection >= base_.node_count()) return std::nullopt;
+    const Node& m = node(in.collection);
+    bool mapping = m.kind == Kind::Mapping;
+    if ((!mapping && m.kind != Kind::Sequence) || m.style != Style::Block) return std::nullopt;
+    std::uint32_t count = mapping ? m.child_count / 2 : m.child_count;
+    std::uint32_t p = in.at;
+    if (count == 0 || in.before > count || !is_line_start(text_, p) || entry_column(m) == 0) {
+      return std::nullopt;
+    }
+    auto before = static_cast<std::uint32_t>(in.before);
+    std::optional<std::uint32_t> line;
+    if (before < count) {
+      // The next entry starts the line the new ones go in front of.
+      const Node& next = node(child(m, mapping ? 2 * before : before));
+      if (next.span.begin < p) return std::nullopt;
+      std::string_view lead = text_.substr(p, next.span.begin - p);
+      if (mapping) {
+        if (!only(lead, " ")) return std::nullopt;
+        line = next.line - 1;
+      } else {
+        std::size_t dash = lead.find_first_not_of(' ');
+        if (dash == std::string_view::npos || lead[dash] != '-' ||
+            !no_tokens(lead.substr(dash + 1))) {
+          return std::nullopt;
+        }
+        if (before == 0) line = m.line - 1;  // the sequence starts at this dash
+      }
+    }
+    if (before > 0) {
+      // The entry before ends before the line, with nothing after it that the
+      // new lines could take over or give a meaning to.
+      NodeId prev = child(m, mapping ? 2 * before - 1 : before - 1);
+      NodeId last = prev;
+      while (node(last).kind != Kind::Scalar && node(last).kind != Kind::Alias &&
+             node(last).child_count > 0) {
+        last = child(node(last), node(last).child_count - 1);
+      }
+      const Node& end = node(last);
+      if (is_block_scalar(end) || end.span.end == end.span.begin) return std::nullopt;
+      std::uint32_t e = node(prev).span.end;
+      if (e > p || !no_tokens(text_.substr(e, p - e))) return std::nullopt;
+      if (!line) {
+        // Counted from where that last node starts.
+        std::string_view between = text_.substr(end.span.begin, p - end.span.begin);
+        if (has_unicode_breaks(between)) return std::nullopt;
+        line = end.line - 1 + line_breaks(between);
+      }
+    }
+    return line;
+  }
+
+  // Parses the piece's lines alone: one block collection of the same kind at
+  // the collection's column, without anchors, aliases or tags, that ends
+  // cleanly.
+  bool parse_piece(Piece& piece) const {
+    const Insertion& in = *piece.insertion;
+    try {
+      piece.tree = parse_document(in.lines, piece.first_line, limits_);
+    } catch (const Error&) {
+      return false;
+    }
+    const Tree& t = piece.tree;
+    const Node& m = node(in.collection);
+    if (t.root_ != 0 || !t.props_.empty()) return false;
+    const Node& root = t.node(0);
+    if (root.kind != m.kind || root.style != Style::Block || root.column != entry_column(m) ||
+        root.child_count == 0) {
+      return false;
+    }
+    NodeId last = 0;
+    while (t.node(last).kind != Kind::Scalar && t.node(last).child_count > 0) {
+      last = t.child(t.node(last).first_child + t.node(last).child_count - 1);
+    }
+    const Node& end = t.node(last);
+    if (is_block_scalar(end) || end.span.end == end.span.begin) return false;
+    return only(in.lines.substr(0, root.span.begin), " ") &&
+           only(in.lines.substr(root.span.end), " \r\n");
+  }
+
+  // Offsets and line breaks that insertions before `pos` (at it, too, for a
+  // start) add.
+  std::uint32_t shift(std::uint32_t pos, bool start) const {
+    std::uint32_t by = 0;
+    for (const Piece& piece : pieces_) {
+      std::uint32_t at = piece.insertion->at;
+      if (at < pos || (start && at == pos))
+        by += static_cast<std::uint32_t>(piece.insertion->lines.size());
+    }
+    return by;
+  }
+  std::uint32_t lines_before(std::uint32_t pos) const {
+    std::uint32_t by = 0;
+    for (const Piece& piece : pieces_) {
+      if (piece.insertion->at <= pos) by += piece.breaks;
+    }
+    return by;
+  }
+
+  std::optional<Tree> compose() {
+    Tree g;
+    g.text_ = edited_;
+    g.root_ = base_.root_;
+    g.nodes_ = base_.nodes_;
+    g.children_ = base_.children_;
+    g.arena_ = base_.arena_;
+    g.props_ = base_.props_;
+    for (Node& n : g.nodes_) {
+      std::uint32_t begin = n.span.begin;
+      if (n.span.end == begin) {
+        // An empty node sits where the next token is: at an insertion point
+        // that could be the new lines.
+        for (const Piece& piece : pieces_) {
+          if (piece.insertion->at == begin) return std::nullopt;
+        }
+      }
+      for (const Piece& piece : pieces_) {
+        // A block scalar that ends where new lines start could take them in.
+        if (piece.insertion->at == n.span.end && is_block_scalar(n)) return std::nullopt;
+      }
+      n.span.begin += shift(begin, true);
+      n.span.end += shift(n.span.end, false);
+      n.line += lines_before(begin);
+      if (n.value_in_text) n.value_offset = n.span.begin;
+    }
+    for (Piece& piece : pieces_)
+      add_piece(g, piece);
+    std::vector<NodeId> parent = parents();
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      NodeId m = pieces_[i].insertion->collection;
+      bool first = std::none_of(pieces_.begin(), pieces_.begin() + static_cast<std::ptrdiff_t>(i),
+                                [m](const Piece& p) { return p.insertion->collection == m; });
+      if (first && !regroup(g, m, parent)) return std::nullopt;
+    }
+    return g;
+  }
+
+  // Appends a piece's nodes (all but its root) with their new ids, offsets and
+  // children.
+  void add_piece(Tree& g, Piece& piece) const {
+    const Tree& t = piece.tree;
+    piece.first_id = static_cast<NodeId>(g.nodes_.size());
+    auto id = [&piece](NodeId local) { return piece.first_id + local - 1; };
+    auto children_base = static_cast<std::uint32_t>(g.children_.size());
+    auto arena_base = static_cast<std::uint32_t>(g.arena_.size());
+    for (NodeId c : t.children_)
+      g.children_.push_back(c == 0 ? kNoNode : id(c));
+    g.arena_ += t.arena_;
+    for (std::size_t i = 1; i < t.nodes_.size(); ++i) {
+      Node n = t.nodes_[i];
+      n.span.begin += piece.pos;
+      n.span.end += piece.pos;
+      n.value_offset += n.value_in_text ? piece.pos : arena_base;
+      if (n.kind == Kind::Mapping || n.kind == Kind::Sequence) n.first_child += children_base;
+      g.nodes_.push_back(n);
+    }
+  }
+
+  std::vector<NodeId> parents() const {
+    std::vector<NodeId> parent(base_.node_count(), kNoNode);
+    for (NodeId id = 0; id < base_.node_count(); ++id) {
+      const Node& n = node(id);
+      if (n.kind != Kind::Mapping && n.kind != Kind::Sequence) continue;
+      for (std::uint32_t i = 0; i < n.child_count; ++i)
+        parent[child(n, i)] = id;
+    }
+    return parent;
+  }
+
+  // Gives collection `m` its children with the new ones among them, and its
+  // span (and its ancestors' ends) the new extent.
+  bool regroup(Tree& g, NodeId m, const std::vector<NodeId>& parent) const {
+    const Node old = node(m);
+    bool mapping = old.kind == Kind::Mapping;
+    std::uint32_t per = mapping ? 2 : 1;
+    std::uint32_t count = old.child_count / per;
+    auto run = static_cast<std::uint32_t>(g.children_.size());
+    std::uint32_t depth = 0;
+    for (NodeId a = m; a != kNoNode; a = parent[a])
+      ++depth;
+    const Piece* first_piece = nullptr;
+    const Piece* last_piece = nullptr;
+    for (std::uint32_t j = 0; j <= count; ++j) {
+      for (const Piece& piece : pieces_) {
+        if (piece.insertion->collection != m || piece.insertion->before != j) continue;
+        if (depth + piece.tree.node_count() > limits_.max_depth) return false;
+        const Node& root = piece.tree.node(0);
+        for (std::uint32_t i = 0; i < root.child_count; ++i)
+          g.children_.push_back(piece.first_id + piece.tree.child(root.first_child + i) - 1);
+        if (j == 0 && first_piece == nullptr) first_piece = &piece;
+        if (j == count) last_piece = &piece;
+      }
+      if (j < count) {
+        for (std::uint32_t i = 0; i < per; ++i)
+          g.children_.push_back(child(old, j * per + i));
+      }
+    }
+    Node& n = g.nodes_[m];
+    n.first_child = run;
+    n.child_count = static_cast<std::uint32_t>(g.children_.size()) - run;
+    if (mapping && has_duplicate_keys(g, n)) return false;
+    if (first_piece != nullptr && !old.has_props) {
+      const Node& root = first_piece->tree.node(0);
+      // Its parent must not start where it does, or that start moves too.
+      if (parent[m] != kNoNode && node(parent[m]).span.begin == old.span.begin) return false;
+      n.span.begin = root.span.begin + first_piece->pos;
+      n.line = root.line;
+    }
+    if (last_piece != nullptr) {
+      n.span.end = last_piece->tree.node(0).span.end + last_piece->pos;
+      // A block collection ends where its last child does.
+      for (NodeId at = m; parent[at] != kNoNode; at = parent[at]) {
+        Node& up = g.nodes_[parent[at]];
+        if (g.children_[up.first_child + up.child_count - 1] != at) break;
+        up.span.end = g.nodes_[at].span.end;
+      }
+    }
+    return true;
+  }
+
+  static bool has_duplicate_keys(const Tree& g, const Node& mapping) {
+    std::vector<std::string_view> keys;
+    for (std::uint32_t i = 0; i < mapping.child_count; i += 2) {
+      const Node& key = g.nodes_[g.children_[mapping.first_child + i]];
+      if (key.kind == Kind::Scalar) keys.push_back(g.value_of(key));
+    }
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+  }
+
+  const Tree& base_;
+  std::string_view text_;
+  std::string_view edited_;
+  std::span<const Insertion> insertions_;
+  const Limits& limits_;
+  std::vector<Piece> pieces_;
+};
+
+std::optional<Tree> graft(const Tree& base, std::string_view edited,
+                          std::span<const Insertion> insertions, const Limits& limits) {
+  return Grafter(base, edited, insertions, limits).run();
+}
+
+namespace {
+
+std::string describe(const Tree& t, NodeId id) {
+  const Node& n = t.node(id);
+  return "line " + std::to_string(n.line) + ", column " + std::to_string(n.column);
+}
+
+}  // namespace
+
+std::string tree_difference(const Tree& a, const Tree& b) {
+  if (a.root() && !b.root()) return "the second tree is empty";
+  if (!a.root() && b.root()) return "the first tree is empty";
+  std::vector<std::pair<NodeId, NodeId>> todo;
+  if (a.root()) todo.emplace_back(a.root().id(), b.root().id());
+  while (!todo.empty()) {
+    auto [x, y] = todo.back();
+    todo.pop_back();
+    const Node& n = a.node(x);
+    const Node& o = b.node(y);
+    std::string where = describe(a, x) + " / " + describe(b, y);
+    if (n.kind != o.kind || n.style != o.style) return where + ": kind or style";
+    if (n.span.begin != o.span.begin || n.span.end != o.span.end) {
+      return where + ": span " + std::to_string(n.span.begin) + "-" + std::to_string(n.span.end) +
+             " vs " + std::to_string(o.span.begin) + "-" + std::to_string(o.span.end);
+    }
+    if (n.line != o.line || n.column != o.column) return where + ": position";
+    if (a.tag_of(x) != b.tag_of(y) || a.anchor_of(x) != b.anchor_of(y))
+      return where + ": tag or anchor";
+    if (n.kind == Kind::Scalar || n.kind == Kind::Alias) {
+      if (a.value_of(n) != b.value_of(o)) return where + ": value";
+    }
+    if (n.kind == Kind::Alias) {
+      if (a.node(n.first_child).span.begin != b.node(o.first_child).span.begin)
+        return where + ": alias target";
+      continue;
+    }
+    if (n.kind == Kind::Scalar) continue;
+    if (n.child_count != o.child_count) return where + ": number of children";
+    for (std::uint32_t i = n.child_count; i-- > 0;)
+      todo.emplace_back(a.child(n.first_child + i), b.child(o.first_child + i));
+  }
+  return {};
+}
+
+}  // namespace archfit::yaml
