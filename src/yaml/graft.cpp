@@ -210,23 +210,33 @@ class Grafter {
            only(in.lines.substr(root.span.end), " \r\n");
   }
 
-  // Offsets and line breaks that insertions before `pos` (at it, too, for a
-  // start) add.
-  std::uint32_t shift(std::uint32_t pos, bool start) const {
-    std::uint32_t by = 0;
+  // Moves an original node past the lines inserted before it: those at its
+  // start, too, move its start and line; those at its end do not move its
+  // end. False when new lines would meet a node whose reading they could
+  // change: an empty node (it sits where the next token is) or the end of a
+  // block scalar.
+  bool move(Node& n) const {
+    std::uint32_t begin = n.span.begin;
+    std::uint32_t end = n.span.end;
+    std::uint32_t by_begin = 0;
+    std::uint32_t by_end = 0;
+    std::uint32_t lines = 0;
     for (const Piece& piece : pieces_) {
       std::uint32_t at = piece.insertion->at;
-      if (at < pos || (start && at == pos))
-        by += static_cast<std::uint32_t>(piece.insertion->lines.size());
+      if (at > begin && at > end) break;  // pieces are in text order
+      if ((at == begin && begin == end) || (at == end && is_block_scalar(n))) return false;
+      auto length = static_cast<std::uint32_t>(piece.insertion->lines.size());
+      if (at <= begin) {
+        by_begin += length;
+        lines += piece.breaks;
+      }
+      if (at < end) by_end += length;
     }
-    return by;
-  }
-  std::uint32_t lines_before(std::uint32_t pos) const {
-    std::uint32_t by = 0;
-    for (const Piece& piece : pieces_) {
-      if (piece.insertion->at <= pos) by += piece.breaks;
-    }
-    return by;
+    n.span.begin += by_begin;
+    n.span.end += by_end;
+    n.line += lines;
+    if (n.value_in_text) n.value_offset = n.span.begin;
+    return true;
   }
 
   std::optional<Tree> compose() {
@@ -238,22 +248,7 @@ class Grafter {
     g.arena_ = base_.arena_;
     g.props_ = base_.props_;
     for (Node& n : g.nodes_) {
-      std::uint32_t begin = n.span.begin;
-      if (n.span.end == begin) {
-        // An empty node sits where the next token is: at an insertion point
-        // that could be the new lines.
-        for (const Piece& piece : pieces_) {
-          if (piece.insertion->at == begin) return std::nullopt;
-        }
-      }
-      for (const Piece& piece : pieces_) {
-        // A block scalar that ends where new lines start could take them in.
-        if (piece.insertion->at == n.span.end && is_block_scalar(n)) return std::nullopt;
-      }
-      n.span.begin += shift(begin, true);
-      n.span.end += shift(n.span.end, false);
-      n.line += lines_before(begin);
-      if (n.value_in_text) n.value_offset = n.span.begin;
+      if (!move(n)) return std::nullopt;
     }
     for (Piece& piece : pieces_)
       add_piece(g, piece);
