@@ -34,16 +34,6 @@ bool is_prefix(const Path& prefix, const Path& p) {
   return prefix.size() <= p.size() && std::equal(prefix.begin(), prefix.end(), p.begin());
 }
 
-bool path_less(const Path& a, const Path& b) {
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    if (a[i].is_index != b[i].is_index) return a[i].is_index;
-    if (a[i].is_index ? a[i].index != b[i].index : a[i].key != b[i].key) {
-      return a[i].is_index ? a[i].index < b[i].index : a[i].key < b[i].key;
-    }
-  }
-  return a.size() < b.size();
-}
-
 }  // namespace
 
 bool Draft::inside_root(const Path& path) const {
@@ -144,8 +134,9 @@ Ownership Draft::ownership() const {
     e.hash = data_hash(*v);
     out.entries.push_back(std::move(e));
   }
-  std::stable_sort(out.entries.begin(), out.entries.end(),
-                   [](const OwnedEntry& a, const OwnedEntry& b) { return path_less(a.path, b.path); });
+  std::stable_sort(
+      out.entries.begin(), out.entries.end(),
+      [](const OwnedEntry& a, const OwnedEntry& b) { return path_less(a.path, b.path); });
   return out;
 }
 

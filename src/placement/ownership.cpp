@@ -52,11 +52,21 @@ class Hasher {
     byte('"');
     for (unsigned char c : s) {
       switch (c) {
-        case '"': text("\\\""); break;
-        case '\\': text("\\\\"); break;
-        case '\n': text("\\n"); break;
-        case '\r': text("\\r"); break;
-        case '\t': text("\\t"); break;
+        case '"':
+          text("\\\"");
+          break;
+        case '\\':
+          text("\\\\");
+          break;
+        case '\n':
+          text("\\n");
+          break;
+        case '\r':
+          text("\\r");
+          break;
+        case '\t':
+          text("\\t");
+          break;
         default:
           if (c < 0x20) {
             char buf[8];
@@ -122,7 +132,8 @@ class Reader {
     if (took) {
       out.kind = OwnedEntry::Kind::Took;
       if (!out.path.back().is_index) {
-        if (!accept('@') || !number(out.position)) return fail("expected @<position> after the key");
+        if (!accept('@') || !number(out.position))
+          return fail("expected @<position> after the key");
       }
       if (!accept('=')) return fail("expected =<value>");
       return json(out.value) && end_of_entry();
@@ -133,8 +144,8 @@ class Reader {
       while (pos_ < text_.size() && std::isxdigit(static_cast<unsigned char>(text_[pos_])))
         ++pos_;
       if (pos_ - start != 8) return fail("expected 8 hex digits after '#'");
-      out.hash = static_cast<std::uint32_t>(
-          std::stoul(std::string(text_.substr(start, 8)), nullptr, 16));
+      out.hash =
+          static_cast<std::uint32_t>(std::stoul(std::string(text_.substr(start, 8)), nullptr, 16));
       return end_of_entry();
     }
     if (accept('=')) {
@@ -198,9 +209,8 @@ class Reader {
       }
       if (!out.empty() && !accept('.')) break;
       std::size_t start = pos_;
-      while (pos_ < text_.size() &&
-             (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_' ||
-              text_[pos_] == '-')) {
+      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
+                                     text_[pos_] == '_' || text_[pos_] == '-')) {
         ++pos_;
       }
       if (pos_ == start) return fail("expected a field name");
@@ -347,6 +357,16 @@ std::optional<Ownership> Ownership::parse(std::string_view text, std::string* wh
     }
   }
   return out;
+}
+
+bool path_less(const Path& a, const Path& b) {
+  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
+    if (a[i].is_index != b[i].is_index) return a[i].is_index;
+    if (a[i].is_index ? a[i].index != b[i].index : a[i].key != b[i].key) {
+      return a[i].is_index ? a[i].index < b[i].index : a[i].key < b[i].key;
+    }
+  }
+  return a.size() < b.size();
 }
 
 }  // namespace archfit::placement

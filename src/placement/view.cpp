@@ -12,18 +12,8 @@ using yaml::Value;
 namespace {
 
 bool is_empty_collection(const Value* v) {
-  return v != nullptr && ((v->is_mapping() && v->entries().empty()) ||
-                          (v->is_sequence() && v->items().empty()));
-}
-
-bool path_less(const Path& a, const Path& b) {
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    if (a[i].is_index != b[i].is_index) return a[i].is_index;
-    if (a[i].is_index ? a[i].index != b[i].index : a[i].key != b[i].key) {
-      return a[i].is_index ? a[i].index < b[i].index : a[i].key < b[i].key;
-    }
-  }
-  return a.size() < b.size();
+  return v != nullptr &&
+         ((v->is_mapping() && v->entries().empty()) || (v->is_sequence() && v->items().empty()));
 }
 
 Path parent_of(const Path& p) {
@@ -188,7 +178,9 @@ Undone undo(const Value& view, const Ownership& record) {
     }
     return list;
   };
-  auto by_path = [](const OwnedEntry* a, const OwnedEntry* b) { return path_less(a->path, b->path); };
+  auto by_path = [](const OwnedEntry* a, const OwnedEntry* b) {
+    return path_less(a->path, b->path);
+  };
 
   // What archfit wrote, from the back, so that indices stay right.
   std::vector<const OwnedEntry*> wrote = of_kind(OwnedEntry::Kind::Wrote);

@@ -52,6 +52,10 @@ struct PathStep {
 };
 using Path = std::vector<PathStep>;
 
+// The order of the record: step by step, indexes before keys, a path before
+// the paths below it.
+bool path_less(const Path& a, const Path& b);
+
 // "spec.affinity.nodeAffinity.required.nodeSelectorTerms[0]".
 std::string format_path(const Path& path);
 
@@ -59,10 +63,10 @@ struct OwnedEntry {
   enum class Kind { Created, Wrote, Took, Filled };
   Kind kind = Kind::Wrote;
   Path path;
-  std::uint32_t hash = 0;      // Wrote: of the value archfit wrote
-  std::size_t position = 0;    // Took, of a mapping key: its place among the keys
-  yaml::Value value;           // Took: the user's value
-  std::string written;         // Filled: how the user wrote the null
+  std::uint32_t hash = 0;    // Wrote: of the value archfit wrote
+  std::size_t position = 0;  // Took, of a mapping key: its place among the keys
+  yaml::Value value;         // Took: the user's value
+  std::string written;       // Filled: how the user wrote the null
 };
 
 struct Ownership {
