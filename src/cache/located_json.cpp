@@ -40,14 +40,18 @@ Location locate(std::string_view text, std::size_t offset, const std::string& na
 
 namespace {
 
-// A NUL-terminated input stream. RapidJSON's own StringStream is copied into
-// a local while a string or number is read (StreamTraits::copyOptimization),
-// so its Tell() inside a handler lags behind; this one has no such trait.
+// An input stream over the text that reads NUL at its end and never past it:
+// RapidJSON takes the rest of a UTF-8 sequence without looking, so a text
+// that ends inside one must not let it run on. RapidJSON's own StringStream
+// has no end, and is copied into a local while a string or number is read
+// (StreamTraits::copyOptimization), so its Tell() inside a handler lags
+// behind; this one has neither problem.
 struct OffsetStream {
   using Ch = char;
-  explicit OffsetStream(const char* text) : begin(text), cursor(text) {}
-  Ch Peek() const { return *cursor; }
-  Ch Take() { return *cursor++; }
+  explicit OffsetStream(std::string_view text)
+      : begin(text.data()), cursor(text.data()), end(text.data() + text.size()) {}
+  Ch Peek() const { return cursor < end ? *cursor : '\0'; }
+  Ch Take() { return cursor < end ? *cursor++ : '\0'; }
   std::size_t Tell() const { return static_cast<std::size_t>(cursor - begin); }
   // Writing is for in-situ parsing, which is not used.
   Ch* PutBegin() { return nullptr; }
@@ -57,6 +61,7 @@ struct OffsetStream {
 
   const char* begin;
   const char* cursor;
+  const char* end;
 };
 
 // Builds the tree from SAX events. RapidJSON reports an event after reading
@@ -195,10 +200,9 @@ std::string json_message(rapidjson::ParseErrorCode code) {
 
 JsonValue parse_located_json(std::string_view text, const std::string& name,
                              std::size_t max_depth) {
-  // RapidJSON reads NUL-terminated input; a copy also survives a text with
-  // embedded NULs (reported as trailing garbage at the NUL).
-  std::string input(text);
-  OffsetStream stream(input.c_str());
+  // A NUL byte in the text reads as its end: trailing garbage there.
+  std::string_view input = text;
+  OffsetStream stream(input);
   Builder builder(input, stream, max_depth);
   rapidjson::Reader reader;
   constexpr unsigned kFlags =

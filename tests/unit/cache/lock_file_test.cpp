@@ -1,5 +1,7 @@
 // archfit.lock: reading hand-written files with located errors, lookups by
 // canonical reference, and deterministic writing.
+#include <memory>
+
 #include <gtest/gtest.h>
 
 #include <archfit/base/error.hpp>
@@ -124,6 +126,25 @@ TEST(LockFile, LoadNamesTheFile) {
     EXPECT_EQ(e.what(), path.string() +
                             ":2:12: \"images\": expected an object of canonical image "
                             "reference -> {\"digest\", \"platforms\"}, got an array");
+  }
+}
+
+// Under AddressSanitizer, reading one byte past the text fails this test:
+// the text lives in a heap block of exactly its size, with no terminator.
+TEST(LockFile, TextEndingInsideAUtf8SequenceIsNotReadPast) {
+  for (std::string text :
+       {"{\"version\": 1, \"images\": {\"a\xf4", "{\"version\": 1, \"images\": {\"\xe2\x82",
+        "{\"version\": 1, \"images\": {\"\xf0"}) {
+    auto block = std::make_unique<char[]>(text.size());
+    std::copy(text.begin(), text.end(), block.get());
+    try {
+      LockFile::parse(std::string_view(block.get(), text.size()), "archfit.lock");
+      FAIL() << "accepted";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Config);
+      EXPECT_NE(std::string(e.what()).find("archfit.lock:1:"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("cannot parse JSON: "), std::string::npos) << e.what();
+    }
   }
 }
 
