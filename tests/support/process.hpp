@@ -40,4 +40,9 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// True when `part` occurs in `text` (for output checks).
+inline bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 }  // namespace archfit::testing

@@ -12,6 +12,12 @@ namespace archfit {
 // quoted("a\tb") == "\"a\\tb\"". Long inputs are cut with "..." after max_len bytes.
 std::string quoted(std::string_view text, std::size_t max_len = 200);
 
+// Text from outside (a server's words, a header's value) made safe to print
+// on a line of its own: control characters, C1 controls and bytes that are
+// not UTF-8 are escaped (\r, \x1b, \xff), and text longer than max_len bytes
+// is cut with "...".
+std::string printable(std::string_view text, std::size_t max_len = 300);
+
 std::string_view trim(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char separator);
 bool starts_with_ci(std::string_view text, std::string_view prefix);

@@ -52,10 +52,6 @@ std::vector<std::string> lines(const std::string& text) {
   return out;
 }
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 TEST(CacheCommand, PathFollowsFlagThenVariablesThenHome) {
   TempDir dir;
   const std::string flag = (dir / "from-flag").string();

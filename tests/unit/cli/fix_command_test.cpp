@@ -75,10 +75,6 @@ class Project {
   TempDir dir_;
 };
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 fs::file_time_type mtime(const fs::path& p) {
   return fs::last_write_time(p);
 }
