@@ -59,7 +59,7 @@ struct Client::Impl {
           if (auto said = get.header("docker-content-digest");
               said && said->starts_with("sha256:") && *said != out.digest) {
             unusable(origin(), "the manifest of tag " + quoted(tag) + " hashes to " + out.digest +
-                                   ", not to the " + std::string(*said) +
+                                   ", not to the " + quoted(*said, 140) +
                                    " the registry says (the body was altered or truncated)");
           }
           body = std::move(get.body);
@@ -88,7 +88,11 @@ struct Client::Impl {
     std::optional<std::string> head_digest(const std::string& tag) {
       HttpResponse head = request("HEAD", "/manifests/" + tag, kManifestLimit);
       if (head.status == 200) {
-        if (auto digest = head.header("docker-content-digest")) return std::string(*digest);
+        // A digest that is not one is asked for with GET instead.
+        if (auto digest = head.header("docker-content-digest");
+            digest && is_checkable_digest(*digest)) {
+          return std::string(*digest);
+        }
         return std::nullopt;
       }
       if (head.status < 400 || head.status >= 500 || head.status == 429) {
@@ -149,7 +153,7 @@ struct Client::Impl {
         if (is_index_type(entry.media_type)) {
           if (depth + 1 >= kMaxIndexDepth) {
             unusable(origin(), "image indexes are nested more than " +
-                                        std::to_string(kMaxIndexDepth) + " deep");
+                                   std::to_string(kMaxIndexDepth) + " deep");
           }
           for (const image::Platform& p : child(entry, depth + 1))
             out.insert(p);
@@ -176,8 +180,8 @@ struct Client::Impl {
     image::Platform config_platform(const Descriptor& config) {
       if (config.media_type != media_type::kOciConfig &&
           config.media_type != media_type::kDockerConfig) {
-        unusable(origin(), "this is not a container image: its config has media type \"" +
-                                    config.media_type + "\"");
+        unusable(origin(), "this is not a container image: its config has media type " +
+                               quoted(config.media_type, 100));
       }
       HttpResponse r = request("GET", "/blobs/" + config.digest, kConfigLimit);
       if (r.status != 200)

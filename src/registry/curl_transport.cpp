@@ -1,14 +1,18 @@
 #include <algorithm>
+#include <arpa/inet.h>
 #include <charconv>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <netinet/in.h>
 #include <stdexcept>
+#include <sys/socket.h>
 #include <thread>
 
 #include <archfit/base/text.hpp>
 #include <archfit/registry/curl_transport.hpp>
 
+#include "registry/destinations.hpp"
 #include "registry/libcurl.hpp"
 
 namespace archfit::registry {
@@ -24,14 +28,26 @@ struct Exchange {
   curl_slist* headers = nullptr;
   char error[CURL_ERROR_SIZE] = {};
   bool too_large = false;
+  std::string refused;  // why archfit would not connect or send
+  std::size_t header_bytes = 0;
+  bool too_many_headers = false;
   long status = 0;  // of the response whose headers are arriving
   bool finished = false;
   std::mutex mutex;
   std::condition_variable done;
 };
 
+// Registries send a few hundred bytes of headers; past this much the
+// answer is broken, and asking again would not mend it.
+constexpr std::size_t kMaxHeaderBytes = 128 * 1024;
+
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto* ex = static_cast<Exchange*>(user);
+  ex->header_bytes += size * count;
+  if (ex->header_bytes > kMaxHeaderBytes) {
+    ex->too_many_headers = true;
+    return 0;
+  }
   std::string_view line(data, size * count);
   while (!line.empty() && (line.back() == '\n' || line.back() == '\r'))
     line.remove_suffix(1);
@@ -79,7 +95,46 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   return n;
 }
 
+// Opens the socket for a connection, unless it goes to a link-local address
+// the request may not reach: a host name can resolve to one.
+curl_socket_t open_socket(void* user, curlsocktype, curl_sockaddr* address) {
+  auto* ex = static_cast<Exchange*>(user);
+  if (!ex->request->allow_link_local && is_link_local(&address->addr)) {
+    char text[INET6_ADDRSTRLEN] = "?";
+    const void* raw = address->family == AF_INET
+                          ? static_cast<const void*>(
+                                &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr)
+                          : static_cast<const void*>(
+                                &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr);
+    inet_ntop(address->family, raw, text, sizeof text);
+    ex->refused = std::string("refused to connect to ") + text +
+                  ", a link-local address (where cloud metadata services answer)";
+    return CURL_SOCKET_BAD;
+  }
+  return ::socket(address->family, address->socktype, address->protocol);
+}
+
+// A header line or URL with a control character would let a value end the
+// line and start another: nothing of the kind is sent.
+bool sendable(std::string_view text) {
+  return std::none_of(text.begin(), text.end(), [](char c) {
+    auto u = static_cast<unsigned char>(c);
+    return (u < 0x20 && c != '\t') || u == 0x7f;
+  });
+}
+
 void set_up(Exchange& ex) {
+  if (!sendable(ex.request->url)) {
+    ex.refused = "refused to send a request whose URL holds a control character";
+    return;
+  }
+  for (const auto& [name, value] : ex.request->headers) {
+    if (!sendable(name) || !sendable(value)) {
+      ex.refused = "refused to send the header " + printable(name, 40) +
+                   ": its value holds a control character";
+      return;
+    }
+  }
   const Libcurl& curl = libcurl();
   const HttpRequest& r = *ex.request;
   CURL* e = curl.easy_init();
@@ -103,6 +158,8 @@ void set_up(Exchange& ex) {
   curl.easy_setopt(e, CURLOPT_HEADERDATA, &ex);
   curl.easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
   curl.easy_setopt(e, CURLOPT_WRITEDATA, &ex);
+  curl.easy_setopt(e, CURLOPT_OPENSOCKETFUNCTION, open_socket);
+  curl.easy_setopt(e, CURLOPT_OPENSOCKETDATA, &ex);
   if (r.method == "HEAD") {
     curl.easy_setopt(e, CURLOPT_NOBODY, 1L);
   } else if (r.method == "POST") {
@@ -118,8 +175,10 @@ void set_up(Exchange& ex) {
   curl.easy_setopt(e, CURLOPT_HTTPHEADER, ex.headers);
 }
 
-Failure classify(CURLcode code, bool too_large) {
-  if (too_large) return Failure::TooLarge;
+Failure classify(CURLcode code, const Exchange& ex) {
+  if (!ex.refused.empty()) return Failure::Refused;
+  if (ex.too_large) return Failure::TooLarge;
+  if (ex.too_many_headers) return Failure::Other;
   switch (code) {
     case CURLE_OK:
       return Failure::None;
@@ -150,8 +209,13 @@ void finish(Exchange& ex, CURLcode code) {
   long status = 0;
   curl.easy_getinfo(ex.easy, CURLINFO_RESPONSE_CODE, &status);
   ex.response.status = status;
-  ex.response.failure = classify(code, ex.too_large);
-  if (ex.response.failure == Failure::TooLarge) {
+  ex.response.failure = classify(code, ex);
+  if (ex.response.failure == Failure::Refused) {
+    ex.response.failure_message = ex.refused;
+  } else if (ex.too_many_headers) {
+    ex.response.failure_message = "the response headers are larger than the limit of " +
+                                  std::to_string(kMaxHeaderBytes) + " bytes";
+  } else if (ex.response.failure == Failure::TooLarge) {
     ex.response.failure_message = "the response is larger than the limit of " +
                                   std::to_string(ex.request->max_body) + " bytes";
   } else if (ex.response.failure != Failure::None) {
@@ -182,6 +246,12 @@ struct CurlTransport::Loop {
       for (Exchange* ex : added) {
         try {
           set_up(*ex);
+          if (!ex->refused.empty()) {
+            ex->response.failure = Failure::Refused;
+            ex->response.failure_message = ex->refused;
+            release(*ex);
+            continue;
+          }
           curl.multi_add_handle(multi, ex->easy);
           ++running;
         } catch (const std::exception& e) {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <memory>
 
 #include <openssl/evp.h>
@@ -33,6 +34,13 @@ std::string hex_digest(const EVP_MD* md, std::string_view data) {
 
 std::string sha256_digest(std::string_view data) {
   return "sha256:" + hex_digest(EVP_sha256(), data);
+}
+
+bool is_checkable_digest(std::string_view digest) {
+  std::size_t length = digest.starts_with("sha256:") ? 64 : digest.starts_with("sha512:") ? 128 : 0;
+  std::string_view hex = digest.substr(std::min<std::size_t>(7, digest.size()));
+  return length != 0 && hex.size() == length &&
+         hex.find_first_not_of("0123456789abcdef") == std::string_view::npos;
 }
 
 bool digest_matches(std::string_view digest, std::string_view data) {

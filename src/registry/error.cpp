@@ -1,5 +1,6 @@
 #include <rapidjson/document.h>
 
+#include <archfit/base/text.hpp>
 #include <archfit/registry/error.hpp>
 
 namespace archfit::registry {
@@ -39,6 +40,8 @@ std::string failure_words(Failure f) {
       return "response too large from";
     case Failure::Truncated:
       return "response cut short by";
+    case Failure::Refused:
+      return "archfit would not reach";
     case Failure::Other:
     case Failure::None:
       break;
@@ -48,23 +51,26 @@ std::string failure_words(Failure f) {
 
 }  // namespace
 
+// What a registry said goes into messages escaped and cut to size: a header
+// value or an error message may hold anything, a line break or a terminal's
+// escape sequence among it.
 std::string describe(const RegistryProblem& p) {
   std::string out = p.image + ": ";
   if (p.status != 0) {
     out += std::to_string(p.status);
     for (const OciError& e : p.errors) {
-      if (!e.code.empty()) out += " " + e.code;
+      if (!e.code.empty()) out += " " + printable(e.code, 60);
     }
-    out += " from " + p.host;
+    out += " from " + printable(p.host, 100);
   } else if (p.failure != Failure::None) {
-    out += failure_words(p.failure) + " " + p.host;
+    out += failure_words(p.failure) + " " + printable(p.host, 100);
   } else {
-    out += p.host;
+    out += printable(p.host, 100);
   }
-  if (!p.what.empty()) out += " (" + p.what + ")";
+  if (!p.what.empty()) out += " (" + printable(p.what, 200) + ")";
   std::string detail = p.detail;
   if (detail.empty() && !p.errors.empty()) detail = p.errors.front().message;
-  if (!detail.empty()) out += ": " + detail;
+  if (!detail.empty()) out += ": " + printable(detail, 400);
   if (!p.credentials.empty()) out += " (credentials: " + p.credentials + ")";
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/registry/digest.hpp>
 #include <archfit/registry/manifest.hpp>
 
 namespace archfit::registry {
@@ -47,6 +48,10 @@ Descriptor read_descriptor(const Json& d, const std::string& what) {
   auto size = d.FindMember("size");
   if (size != d.MemberEnd() && size->value.IsInt64()) out.size = size->value.GetInt64();
   if (out.digest.empty()) bad(what, "a descriptor in the manifest has no digest");
+  if (!is_checkable_digest(out.digest)) {
+    bad(what, "a descriptor in the manifest names " + quoted(out.digest, 80) +
+                  ", which is not a digest archfit can check (sha256 or sha512, lowercase hex)");
+  }
   auto platform = d.FindMember("platform");
   if (platform != d.MemberEnd() && platform->value.IsObject()) {
     std::string os = string_member(platform->value, "os");

@@ -5,6 +5,7 @@
 #include <archfit/base/base64.hpp>
 #include <archfit/base/text.hpp>
 
+#include "registry/destinations.hpp"
 #include "registry/token.hpp"
 #include "registry/url.hpp"
 
@@ -33,6 +34,11 @@ std::string status_hint(const HttpResponse& r) {
 }
 
 }  // namespace
+
+Destination Session::origin(const Endpoint& ep) {
+  // The endpoint's host is a registry name or host[:port], so this parses.
+  return destination_of(ep.scheme + "://" + ep.host).value_or(Destination{ep.scheme, ep.host, 0});
+}
 
 Session::Session(Transport& transport, const ClientOptions& options, ClientStats& stats)
     : transport_(transport), options_(options), stats_(stats) {}
@@ -65,12 +71,12 @@ void Session::log(const HttpRequest& request, const HttpResponse& response,
   std::string outcome =
       response.ok() ? std::to_string(response.status) : "failed: " + response.failure_message;
   auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(took).count();
-  options_.log(request.method + " " + redact_url(request.url) + " -> " + outcome + " (" +
-               std::to_string(ms) + " ms)");
+  options_.log(request.method + " " + printable(redact_url(request.url)) + " -> " +
+               printable(outcome) + " (" + std::to_string(ms) + " ms)");
 }
 
 HttpResponse Session::perform(HttpRequest request, const std::string& host, const Caller& caller,
-                              Deadline deadline, const std::string& what) {
+                              Deadline deadline, const std::string& what, bool probe) {
   HttpResponse response;
   int attempt = 1;
   for (;; ++attempt) {
@@ -94,6 +100,7 @@ HttpResponse Session::perform(HttpRequest request, const std::string& host, cons
     log(request, response, took);
 
     if (!is_retryable(response) || attempt >= options_.retry.attempts) break;
+    if (probe && response.failure == Failure::Timeout) break;
     std::optional<std::chrono::milliseconds> after;
     if (auto header = response.header("retry-after")) {
       after = parse_retry_after(*header, std::chrono::system_clock::now());
@@ -140,17 +147,22 @@ void Session::ping(Endpoint& ep, const Caller& caller, Deadline deadline) {
     HttpRequest request;
     request.url = schemes[i] + "://" + ep.host + "/v2/";
     configure_tls(request, ep.host);
+    request.allow_link_local = true;  // the registry's own host
     if (ep.insecure) request.verify_tls = false;
+    bool probe = i + 1 < schemes.size();
     try {
-      HttpResponse r = perform(request, ep.host, caller, deadline, "ping");
+      // A plain http server may stay silent on a TLS hello until the
+      // connection times out: the https probe is not tried again after a
+      // timeout, http is tried instead.
+      HttpResponse r = perform(request, ep.host, caller, deadline, "ping", probe);
       ep.scheme = schemes[i];
       if (r.status == 401) ep.challenges = parse_challenges(r.headers_named("www-authenticate"));
       ep.pinged = true;
       return;
     } catch (const RegistryError& e) {
-      if (i + 1 < schemes.size() &&
-          (e.problem().failure == Failure::Tls || e.problem().failure == Failure::Other ||
-           e.problem().failure == Failure::Truncated)) {
+      Failure f = e.problem().failure;
+      if (probe && (f == Failure::Tls || f == Failure::Other || f == Failure::Truncated ||
+                    f == Failure::Timeout)) {
         continue;  // not https; try http
       }
       ep.pinged = true;
@@ -170,7 +182,18 @@ std::optional<std::string> Session::authorization(Endpoint& ep, const std::set<s
   }
   const std::optional<Credential>& cred = caller.credential;
   if (const Challenge* bearer = find_challenge(challenges, "bearer")) {
-    if (cred && !cred->registry_token.empty()) return "Bearer " + cred->registry_token;
+    if (cred && !cred->registry_token.empty()) {
+      if (std::string why = unusable_token(cred->registry_token); !why.empty()) {
+        RegistryProblem p;
+        p.image = caller.image;
+        p.host = ep.host;
+        p.failure = Failure::Refused;
+        p.detail = "the registry token of the credentials " + why;
+        p.credentials = caller.credential_name();
+        throw RegistryError(std::move(p));
+      }
+      return "Bearer " + cred->registry_token;
+    }
     return "Bearer " + token(ep, *bearer, scopes, caller, deadline, refresh);
   }
   if (find_challenge(challenges, "basic") && cred && !cred->username.empty()) {
@@ -196,11 +219,13 @@ std::string Session::token(Endpoint& ep, const Challenge& bearer,
   std::lock_guard<std::mutex> hold(slot->mutex);
   auto now = options_.clock();
   if (!refresh && !slot->token.empty() && now < slot->expires) return slot->token;
-  TokenRequest request{bearer, scopes, caller.credential};
+  Destination registry = origin(ep);
+  TokenRequest request{bearer, scopes, caller.credential, registry};
   TokenAnswer answer = fetch_token(
       request,
       [&](HttpRequest r, const std::string& host, const std::string& what) {
         configure_tls(r, host);
+        r.allow_link_local = host == ep.host;
         return perform(std::move(r), host, caller, deadline, what);
       },
       caller.image);
@@ -232,6 +257,7 @@ HttpResponse Session::send(Endpoint& ep, const std::string& repository, HttpRequ
     HttpRequest r = request;
     r.url = url;
     configure_tls(r, host_of(url));
+    r.allow_link_local = host_of(url) == ep.host;
     if (send_auth) {
       if (auto header = authorization(ep, scopes, caller, deadline, refresh)) {
         r.headers.emplace_back("Authorization", *header);
@@ -281,6 +307,19 @@ HttpResponse Session::send(Endpoint& ep, const std::string& repository, HttpRequ
           throw RegistryError(std::move(p));
         }
         url = resolve_location(url, std::string(*location));
+        std::optional<Destination> target = destination_of(url);
+        std::string why = target ? refuse_request(origin(ep), *target, "the redirect to")
+                                 : "the redirect names " + quoted(url, 100) +
+                                       ", which is not an http or https URL";
+        if (!why.empty()) {
+          RegistryProblem p;
+          p.image = caller.image;
+          p.host = host_of(r.url);
+          p.failure = Failure::Refused;
+          p.detail = why;
+          p.credentials = caller.credential_name();
+          throw RegistryError(std::move(p));
+        }
         // Storage behind a redirect must not see the registry's credentials.
         if (origin_of(url) != start) send_auth = false;
         if (response.status == 303) request.method = "GET";

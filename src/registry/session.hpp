@@ -16,6 +16,8 @@
 #include <archfit/registry/client.hpp>
 #include <archfit/registry/error.hpp>
 
+#include "registry/destinations.hpp"
+
 namespace archfit::registry {
 
 using Deadline = std::chrono::steady_clock::time_point;
@@ -76,8 +78,11 @@ class Session {
                     const Caller& caller, Deadline deadline, bool refresh);
   // One request with retries for 429, 5xx and transport failures; no auth,
   // no redirects. Throws RegistryError when no answer came.
+  // A `probe` is not tried again after a timeout.
   HttpResponse perform(HttpRequest request, const std::string& host, const Caller& caller,
-                       Deadline deadline, const std::string& what);
+                       Deadline deadline, const std::string& what, bool probe = false);
+  // Where the endpoint's requests go, for the rules of destinations.hpp.
+  static Destination origin(const Endpoint& ep);
   void configure_tls(HttpRequest& request, const std::string& host) const;
   bool is_insecure(const std::string& host) const;
   void log(const HttpRequest& request, const HttpResponse& response,

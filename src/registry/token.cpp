@@ -1,8 +1,11 @@
 #include "registry/token.hpp"
 
+#include <algorithm>
+
 #include <rapidjson/document.h>
 
 #include <archfit/base/base64.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/registry/error.hpp>
 
 #include "registry/url.hpp"
@@ -15,6 +18,19 @@ constexpr const char* kClientId = "archfit";
 
 std::string credential_name(const std::optional<Credential>& c) {
   return c ? c->source : "none";
+}
+
+[[noreturn]] void refuse_realm(const std::string& image, const std::string& host,
+                               const std::optional<Credential>& credential,
+                               const std::string& detail) {
+  RegistryProblem p;
+  p.image = image;
+  p.host = host;
+  p.failure = Failure::Refused;
+  p.what = "token request";
+  p.detail = detail;
+  p.credentials = credential_name(credential);
+  throw RegistryError(std::move(p));
 }
 
 [[noreturn]] void refuse(const HttpResponse& r, const std::string& host, const std::string& image,
@@ -52,32 +68,64 @@ TokenAnswer read_answer(const HttpResponse& r, const std::string& host, const st
   for (const char* name : {"token", "access_token"}) {
     auto it = doc.FindMember(name);
     if (it != doc.MemberEnd() && it->value.IsString() && it->value.GetStringLength() > 0) {
-      answer.token = it->value.GetString();
+      answer.token.assign(it->value.GetString(), it->value.GetStringLength());
       break;
     }
   }
   if (answer.token.empty()) refuse(r, host, image, credential, "the answer holds no token");
+  if (std::string why = unusable_token(answer.token); !why.empty()) {
+    refuse(r, host, image, credential, "the token server's token " + why);
+  }
   auto expires = doc.FindMember("expires_in");
-  if (expires != doc.MemberEnd() && expires->value.IsInt64() && expires->value.GetInt64() > 0) {
-    answer.expires_in = std::chrono::seconds(expires->value.GetInt64());
+  if (expires != doc.MemberEnd() && expires->value.IsNumber() && expires->value.GetDouble() >= 1) {
+    double seconds =
+        std::min(expires->value.GetDouble(), static_cast<double>(kMaxTokenLifetime.count()));
+    answer.expires_in = std::chrono::seconds(static_cast<std::int64_t>(seconds));
   }
   return answer;
 }
 
 }  // namespace
 
+std::string unusable_token(std::string_view token) {
+  if (token.size() > kMaxTokenBytes) {
+    return "is " + std::to_string(token.size()) + " bytes long, more than the " +
+           std::to_string(kMaxTokenBytes) + " a header may carry here";
+  }
+  for (std::size_t i = 0; i < token.size(); ++i) {
+    auto c = static_cast<unsigned char>(token[i]);
+    if (c <= 0x20 || c >= 0x7f) {
+      return "holds a character a header cannot carry (byte " + std::to_string(c) + " at offset " +
+             std::to_string(i) + ")";
+    }
+  }
+  return {};
+}
+
 TokenAnswer fetch_token(const TokenRequest& request, const Perform& perform,
                         const std::string& image) {
   const std::string realm = request.bearer.param("realm");
   const std::optional<Credential>& cred = request.credential;
   const std::string host = host_of(realm);
-  if (host.empty()) {
+  std::optional<Destination> target = destination_of(realm);
+  if (host.empty() || !target) {
     RegistryProblem p;
     p.image = image;
     p.what = "token request";
-    p.detail = "the registry's Bearer challenge names no usable realm";
+    p.detail = "the registry's Bearer challenge names no usable realm (" + quoted(realm, 100) +
+               "; an http or https URL is needed)";
     p.credentials = credential_name(cred);
     throw RegistryError(std::move(p));
+  }
+  if (std::string why = refuse_request(request.registry, *target, "the token server");
+      !why.empty()) {
+    refuse_realm(image, host, cred, why);
+  }
+  bool sends_credentials = cred && (!cred->identity_token.empty() || !cred->username.empty());
+  if (sends_credentials) {
+    if (std::string why = refuse_credentials(request.registry, *target); !why.empty()) {
+      refuse_realm(image, host, cred, why);
+    }
   }
 
   if (cred && !cred->identity_token.empty()) {

@@ -141,6 +141,76 @@ class TokenServerTest(FaultCase):
                             for e in tokens if e["method"] == "GET"))
 
 
+class HostileRegistryTest(FaultCase):
+    """What a registry answers is hostile input: nothing it says reaches a
+    header, another port, or the terminal as it was sent."""
+
+    def test_a_token_that_would_inject_a_header_is_never_sent(self):
+        self.fake.auth = "bearer"
+        self.fake.token_value = "abc\r\nX-Injected: evil"
+        run, results = self.go([self.fake.ref("multi/app", "v1")])
+        self.assertEqual(run.code, 3, run)
+        self.assertFailed(results[0], "the token server's token holds a character a header "
+                                      "cannot carry")
+        for entry in self.fake.requests():
+            self.assertNotIn("x-injected", entry["headers"], entry)
+            self.assertFalse(entry["headers"].get("authorization", "").startswith("Bearer abc"))
+
+    def test_a_lifetime_of_1e18_seconds_is_bounded(self):
+        self.fake.auth = "bearer"
+        self.fake.expires_in = 10 ** 18
+        self.assertResolvesBoth()
+
+    def test_credentials_never_go_to_another_loopback_port(self):
+        other = fr.FakeRegistry().start()
+        self.addCleanup(other.stop)
+        self.fake.auth = "bearer"
+        self.fake.realm_url = f"http://{other.host}/token"
+        path = docker_config(os.path.join(self.tmp, "config.json"),
+                             {self.fake.host: ("carol", SECRET_PASSWORD)})
+        self.run_secrets = [SECRET_PASSWORD]
+        run, results = self.go([self.fake.ref("multi/app", "v1")], dockerConfig=path)
+        self.assertEqual(run.code, 3, run)
+        self.assertFailed(results[0], "another port of the loopback interface",
+                          re.escape(other.host))
+        self.assertEqual(other.requests(), [], "the other port heard nothing")
+
+    def test_a_token_server_at_the_metadata_address_is_not_asked(self):
+        self.fake.auth = "bearer"
+        self.fake.realm_url = "http://169.254.169.254/latest/meta-data/iam/security-credentials/"
+        started = time.monotonic()
+        run, results = self.go([self.fake.ref("multi/app", "v1")])
+        self.assertEqual(run.code, 3, run)
+        self.assertFailed(results[0], "is a link-local address, where cloud metadata services "
+                                      "answer")
+        self.assertLess(time.monotonic() - started, 10)
+
+    def test_a_header_flood_is_not_asked_again(self):
+        self.fake.fault(fr.manifest("multi/app"), fr.header_flood())
+        run, results = self.go([self.fake.ref("multi/app", "v1")])
+        self.assertEqual(run.code, 3, run)
+        self.assertFailed(results[0], "the response headers are larger than the limit")
+        self.assertNotIn("tries", results[0]["error"])
+        self.assertEqual(len(self.fake.requests(kind="manifest", repo="multi/app")), 1)
+
+    def test_a_plain_http_registry_silent_on_a_tls_hello_is_reached_over_http(self):
+        self.fake.silent_on_tls = True
+        self.assertResolvesBoth(timeout="2s")
+        self.assertEqual(len(self.fake.requests(method="TLS")), 1, "one TLS probe, not retried")
+
+    def test_the_servers_words_reach_the_terminal_escaped(self):
+        self.fake.fault(fr.manifest("multi/app"),
+                        fr.status(403, {"Retry-After": "1\rFAKE: \x1b[31mred"}, "DENIED",
+                                  "go away\r\narchfit: all is well\x1b]0;owned\x07"))
+        run, results = self.go([self.fake.ref("multi/app", "v1")], args=["-v"])
+        self.assertEqual(run.code, 3, run)
+        for text in (run.stderr, results[0]["error"]):
+            self.assertNotIn("\x1b", text)
+            self.assertNotIn("\x07", text)
+            self.assertNotIn("\r", text)
+        self.assertIn("\\x1b", results[0]["error"])
+
+
 class RetryTest(FaultCase):
     def test_429_retry_after_seconds(self):
         self.fake.fault(fr.manifest("multi/app"),

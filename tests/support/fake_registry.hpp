@@ -24,11 +24,13 @@ class FakeRegistry : public registry::Transport {
     std::string url;
     std::string authorization;
     std::string body;
+    registry::Headers headers;
+    bool allow_link_local = false;
   };
 
   std::map<std::string, std::pair<std::string, std::string>> manifests;  // digest -> type, body
-  std::map<std::string, std::string> tags;                                // tag -> digest
-  std::map<std::string, std::string> blobs;                               // digest -> body
+  std::map<std::string, std::string> tags;                               // tag -> digest
+  std::map<std::string, std::string> blobs;                              // digest -> body
   // Answers before the default behaviour; return true when it answered.
   std::function<bool(const HttpRequest&, HttpResponse&)> hook;
   std::vector<Seen> seen;
@@ -50,9 +52,10 @@ class FakeRegistry : public registry::Transport {
                          (variant.empty() ? "" : R"(,"variant":")" + variant + "\"") +
                          R"(,"rootfs":{"type":"layers","diff_ids":[]}})";
     std::string config_digest = add_blob(config);
-    return add_manifest("application/vnd.oci.image.manifest.v1+json",
-                        R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":")" +
-                            config_digest + R"(","size":1},"layers":[]})");
+    return add_manifest(
+        "application/vnd.oci.image.manifest.v1+json",
+        R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.manifest.v1+json","config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":")" +
+            config_digest + R"(","size":1},"layers":[]})");
   }
 
   std::size_t count(const std::string& method, const std::string& part = "") const {
@@ -69,7 +72,7 @@ class FakeRegistry : public registry::Transport {
     for (const auto& [k, v] : r.headers) {
       if (k == "Authorization") auth = v;
     }
-    seen.push_back({r.method, r.url, auth, r.body});
+    seen.push_back({r.method, r.url, auth, r.body, r.headers, r.allow_link_local});
     HttpResponse out;
     if (hook && hook(r, out)) {
       if (r.method == "HEAD") out.body.clear();  // as HTTP has it
@@ -110,7 +113,8 @@ class FakeRegistry : public registry::Transport {
 };
 
 inline std::string index_of(const std::vector<std::pair<std::string, std::string>>& entries) {
-  std::string body = R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[)";
+  std::string body =
+      R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json","manifests":[)";
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (i) body += ",";
     body += R"({"mediaType":"application/vnd.oci.image.manifest.v1+json","size":1,"digest":")" +

@@ -30,6 +30,9 @@ struct HttpRequest {
   std::chrono::milliseconds connect_timeout{10000};
   bool verify_tls = true;
   std::string ca_file;  // "" = the system's trust store
+  // Connect even where the host's address is link-local: set only for the
+  // registry's own host, which the user named (see destinations.hpp).
+  bool allow_link_local = false;
 };
 
 enum class Failure {
@@ -39,6 +42,7 @@ enum class Failure {
   Tls,        // handshake or certificate verification failed
   TooLarge,   // the body exceeded max_body
   Truncated,  // the connection closed before the body was complete
+  Refused,    // archfit would not send it: a link-local address, a control character
   Other,
 };
 

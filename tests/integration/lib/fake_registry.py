@@ -61,6 +61,30 @@ class _Handler(BaseHTTPRequestHandler):
 
     do_GET = do_HEAD = do_POST = do_PUT = do_DELETE = handle_one
 
+    def handle(self):
+        # A TLS hello (a handshake record starts 0x16) to a plain http server
+        # that stays silent on it, as some do, until the client gives up.
+        if getattr(self.server.owner, "silent_on_tls", False):
+            try:
+                first = self.rfile.peek(1)[:1]
+            except OSError:
+                return
+            if first == b"\x16":
+                self.server.owner.record({"time": time.monotonic(), "port": self.server.server_port,
+                                          "method": "TLS", "path": "", "query": {},
+                                          "headers": {}, "body": b"", "status": None})
+                self.connection.settimeout(30)
+                try:
+                    while self.connection.recv(4096):
+                        pass
+                except OSError:
+                    pass
+                return
+        try:
+            super().handle()
+        except (ConnectionResetError, BrokenPipeError):
+            pass  # the client hung up, as after a refused answer
+
     def reply(self, status, body=b"", headers=None, content_type="application/json"):
         self.entry["status"] = status
         self.send_response(status)
@@ -181,6 +205,9 @@ class FakeRegistry(_Base):
         self.missing_repo_401 = False  # Docker Hub: 401, not 404, for unknown repositories
         self.tokens = {}  # token -> set of scopes granted
         self.blob_redirect = None  # BlobStorage to send blob GETs to
+        self.token_value = None  # the token the token server hands out (default: a random one)
+        self.realm_url = None  # the realm the challenges name (default: this server's /token)
+        self.silent_on_tls = False  # hold a TLS hello without an answer
 
     # -- content -------------------------------------------------------
 
@@ -197,7 +224,7 @@ class FakeRegistry(_Base):
     # -- authentication ------------------------------------------------
 
     def realm(self):
-        return f"http://{self.host}{self.token_path}"
+        return self.realm_url or f"http://{self.host}{self.token_path}"
 
     def challenges(self, scope=None, error=None):
         params = [("realm", self.realm())]
@@ -264,7 +291,7 @@ class FakeRegistry(_Base):
                 return
             scopes = h.query.get("scope", [])
         granted = {s for joined in scopes for s in joined.split(" ") if s}
-        token = "fake-token-" + secrets.token_hex(12)
+        token = self.token_value or "fake-token-" + secrets.token_hex(12)
         self.tokens[token] = granted
         body = {name: token for name in self.token_fields}
         if self.expires_in is not None:
@@ -374,6 +401,20 @@ def truncated(extra=4096):
             h.wfile.write(body[: len(body) // 2])
         h.wfile.flush()
         h.close_connection = True
+        return True
+    return act
+
+
+def header_flood(count=400, size=1000):
+    """Answers with more header bytes than any registry sends (400 KB)."""
+    def act(fake, h):
+        h.entry["status"] = 200
+        h.send_response(200)
+        for i in range(count):
+            h.send_header(f"X-Flood-{i}", "a" * size)
+        h.send_header("Content-Length", "0")
+        h.end_headers()
+        h.wfile.flush()
         return True
     return act
 

@@ -10,14 +10,14 @@ namespace {
 TEST(Manifest, OciIndexWithAttestationsAndVariants) {
   std::string body = R"({"schemaVersion":2,"mediaType":"application/vnd.oci.image.index.v1+json",
     "manifests":[
-     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:a","size":1,
+     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa","size":1,
       "platform":{"os":"linux","architecture":"arm64","variant":"v8"}},
-     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:b","size":1,
+     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb","size":1,
       "platform":{"os":"linux","architecture":"arm"}},
-     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:c","size":1,
+     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc","size":1,
       "platform":{"os":"unknown","architecture":"unknown"},
       "annotations":{"vnd.docker.reference.type":"attestation-manifest"}},
-     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:d","size":1,
+     {"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd","size":1,
       "platform":{"os":"windows","architecture":"amd64","os.version":"10.0.17763.1"}}]})";
   Manifest m = parse_manifest(body, "", "img");
   EXPECT_EQ(m.kind, Manifest::Kind::Index);
@@ -30,11 +30,12 @@ TEST(Manifest, OciIndexWithAttestationsAndVariants) {
 }
 
 TEST(Manifest, MediaTypeFromContentTypeOrGuessed) {
-  std::string image = R"({"schemaVersion":2,"config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"sha256:c","size":2},"layers":[]})";
+  std::string image =
+      R"({"schemaVersion":2,"config":{"mediaType":"application/vnd.oci.image.config.v1+json","digest":"sha256:cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc","size":2},"layers":[]})";
   Manifest guessed = parse_manifest(image, "", "img");
   EXPECT_EQ(guessed.kind, Manifest::Kind::Image);
   EXPECT_EQ(guessed.media_type, media_type::kOciManifest);
-  EXPECT_EQ(guessed.config.digest, "sha256:c");
+  EXPECT_EQ(guessed.config.digest, "sha256:" + std::string(64, 'c'));
   Manifest typed = parse_manifest(
       image, "application/vnd.docker.distribution.manifest.v2+json; charset=utf-8", "img");
   EXPECT_EQ(typed.media_type, media_type::kDockerManifest);
@@ -54,8 +55,9 @@ TEST(Manifest, InvalidDocumentsSayWhat) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Resolution);
-    EXPECT_NE(std::string(e.what()).find("docker.io/library/x:1: the registry sent an invalid manifest"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("docker.io/library/x:1: the registry sent an invalid manifest"),
+        std::string::npos)
         << e.what();
   }
   EXPECT_THROW(parse_manifest("[]", "", "x"), Error);
@@ -65,8 +67,9 @@ TEST(Manifest, InvalidDocumentsSayWhat) {
 TEST(Manifest, ConfigPlatform) {
   EXPECT_EQ(parse_config_platform(R"({"os":"linux","architecture":"aarch64"})", "x").str(),
             "linux/arm64");
-  EXPECT_EQ(parse_config_platform(R"({"os":"linux","architecture":"arm","variant":"v6"})", "x").str(),
-            "linux/arm/v6");
+  EXPECT_EQ(
+      parse_config_platform(R"({"os":"linux","architecture":"arm","variant":"v6"})", "x").str(),
+      "linux/arm/v6");
   EXPECT_THROW(parse_config_platform(R"({"architecture":"amd64"})", "x"), Error);
   EXPECT_THROW(parse_config_platform("not json", "x"), Error);
 }
@@ -83,9 +86,11 @@ TEST(Digest, Sha256AndVerification) {
             "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   EXPECT_TRUE(digest_matches(sha256_digest("abc"), "abc"));
   EXPECT_FALSE(digest_matches(sha256_digest("abc"), "abd"));
-  EXPECT_TRUE(digest_matches(
-      "sha512:ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
-      "abc"));
+  EXPECT_TRUE(
+      digest_matches("sha512:"
+                     "ddaf35a193617abacc417349ae20413112e6fa4e89a97ea20a9eeee64b55d39a2192992a274fc"
+                     "1a836ba3c23a3feebbd454d4423643ce80e2a9ac94fa54ca49f",
+                     "abc"));
   EXPECT_THROW(digest_matches("md5:00", "abc"), Error);
 }
 
