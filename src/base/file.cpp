@@ -13,16 +13,29 @@
 
 namespace archfit {
 
+FileIdentity identity_from(const struct stat& st) {
+  FileIdentity id;
+  id.device = st.st_dev;
+  id.inode = st.st_ino;
+  id.size = st.st_size;
+  id.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+  id.links = st.st_nlink;
+  id.owner = st.st_uid;
+  id.group = st.st_gid;
+  return id;
+}
+
 namespace {
 [[noreturn]] void fail_read(const std::filesystem::path& path, int err) {
   fail(ErrorKind::Input, "cannot read " + path.string() + ": " + std::strerror(err));
 }
 
-std::string read_fd(int fd, const std::filesystem::path& name) {
+std::string read_fd(int fd, const std::filesystem::path& name, FileIdentity* identity) {
   // A regular file is read into a string of its size; anything else (a pipe)
   // in chunks that are joined once, so that no byte is copied or zeroed twice.
   struct stat st {};
   if (::fstat(fd, &st) != 0) fail_read(name, errno);
+  if (identity != nullptr) *identity = identity_from(st);
   if (S_ISDIR(st.st_mode)) fail_read(name, EISDIR);
   std::string data;
   std::vector<std::string> chunks;
@@ -60,11 +73,11 @@ std::string read_fd(int fd, const std::filesystem::path& name) {
 }
 }  // namespace
 
-std::string read_file(const std::filesystem::path& path) {
+std::string read_file(const std::filesystem::path& path, FileIdentity* identity) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail_read(path, errno);
   try {
-    std::string data = read_fd(fd, path);
+    std::string data = read_fd(fd, path, identity);
     ::close(fd);
     return data;
   } catch (...) {
@@ -74,7 +87,7 @@ std::string read_file(const std::filesystem::path& path) {
 }
 
 std::string read_stdin() {
-  return read_fd(STDIN_FILENO, "<stdin>");
+  return read_fd(STDIN_FILENO, "<stdin>", nullptr);
 }
 
 void write_stdout(const std::vector<std::string_view>& parts) {

@@ -81,4 +81,10 @@ void add_common_flags(CLI::App* app, CommonFlags& flags) {
       ->check(CLI::IsMember({"auto", "always", "never"}));
 }
 
+void add_input_flags(CLI::App* app, CommonFlags& flags) {
+  app->add_flag("--follow-symlinks", flags.follow_symlinks,
+                "Also take files a directory reaches through a symbolic link that leads out of "
+                "it (fix writes them)");
+}
+
 }  // namespace archfit::cli

@@ -32,12 +32,15 @@ struct CommonFlags {
   std::optional<std::string> concurrency;  // --concurrency N (checked by load_config)
   std::optional<std::string> timeout;      // --timeout DUR
   std::optional<std::string> progress;     // --progress auto|always|never (not configuration)
+  bool follow_symlinks = false;            // --follow-symlinks (commands that read manifests)
 };
 
 // Registers --config --lock --cache-dir --offline/--no-offline --platforms
 // --concurrency --timeout on `app`, writing into `flags`, which must live until
 // the app has parsed (subcommands keep theirs in a shared_ptr).
 void add_common_flags(CLI::App* app, CommonFlags& flags);
+// --follow-symlinks, for the commands that read manifests from PATHs.
+void add_input_flags(CLI::App* app, CommonFlags& flags);
 // The two of them that commands without manifests (archfit cache) take.
 void add_config_flag(CLI::App* app, CommonFlags& flags);     // --config FILE
 void add_cache_dir_flag(CLI::App* app, CommonFlags& flags);  // --cache-dir DIR

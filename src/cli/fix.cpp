@@ -95,7 +95,8 @@ int run_fix(const FixOptions& o) {
   for (const FileResult& file : run.files) {
     if (file.input.is_stdin || !file.changed()) continue;
     try {
-      pending.push_back(std::make_unique<PendingWrite>(file.input.path, file.output_parts()));
+      pending.push_back(
+          std::make_unique<PendingWrite>(file.input.path, file.output_parts(), &file.identity));
     } catch (const Error& e) {
       std::cerr << "archfit: " << e.what() << '\n';
       failed.push_back(file.input.name);
@@ -108,6 +109,16 @@ int run_fix(const FixOptions& o) {
       std::cerr << ' ' << name;
     std::cerr << '\n';
     return kUsageOrInput;
+  }
+  // Once more right before renaming: the files may have changed while the
+  // replacements were written.
+  for (std::size_t k = 0; k < pending.size(); ++k) {
+    try {
+      pending[k]->check_unchanged();
+    } catch (const Error& e) {
+      std::cerr << "archfit: " << e.what() << '\n' << "archfit: no file was written\n";
+      return kUsageOrInput;
+    }
   }
   for (const FileResult& file : run.files) {
     if (file.input.is_stdin) write_stdout(file.output_parts());
@@ -135,12 +146,14 @@ void add_fix_command(CLI::App& app, RunState& state) {
   cmd->add_flag("--check", o->check, "Write nothing; exit 1 if anything would change");
   cmd->add_flag("--diff", o->diff,
                 "Write nothing; print a unified diff; exit 1 if anything would change");
-  cmd->add_flag("--remove", o->remove,
-                "Take out exactly what archfit added earlier (as its archfit.io/owned records say)");
+  cmd->add_flag(
+      "--remove", o->remove,
+      "Take out exactly what archfit added earlier (as its archfit.io/owned records say)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");
   add_common_flags(cmd, o->common);
+  add_input_flags(cmd, o->common);
   cmd->callback([o, &state] { state.exit_code = run_fix(*o); });
 }
 

@@ -23,7 +23,7 @@ struct ImagesOptions {
 
 void run_images(const ImagesOptions& options) {
   auto kinds = manifest::KindTable::defaults();
-  auto inputs = manifest::collect_inputs(options.paths);
+  auto inputs = manifest::collect_inputs(options.paths).files;
   for_each_document(inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
     for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
       for (const manifest::PodTemplate& t : w.templates) {

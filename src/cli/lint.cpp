@@ -86,6 +86,7 @@ void add_lint_command(CLI::App& app, RunState& state) {
                 "Also show info findings in text output; log registry requests and print how "
                 "images were resolved");
   add_common_flags(cmd, o->common);
+  add_input_flags(cmd, o->common);
   cmd->callback([o, &state] { state.exit_code = run_lint(*o); });
 }
 

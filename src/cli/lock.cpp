@@ -88,6 +88,7 @@ void add_lock_command(CLI::App& app, RunState& state) {
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");
   add_common_flags(cmd, o->common);
+  add_input_flags(cmd, o->common);
   cmd->callback([o, &state] { state.exit_code = run_lock(*o); });
 }
 

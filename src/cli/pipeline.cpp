@@ -281,7 +281,8 @@ class Pipeline {
     placement::Finding f;
     f.rule = "uneditable-yaml";
     f.severity = placement::Severity::Error;
-    f.message = "archfit leaves this pod template as it is: " + reason + "; make the change by hand";
+    f.message =
+        "archfit leaves this pod template as it is: " + reason + "; make the change by hand";
     f.file = where.file;
     f.document = where.document;
     f.line = where.pod_template->node.line();
@@ -320,7 +321,7 @@ RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
   for (const manifest::InputFile& input : inputs) {
     FileResult& file = run.files.emplace_back();
     file.input = input;
-    file.original = input.is_stdin ? read_stdin() : read_file(input.path);
+    file.original = input.is_stdin ? read_stdin() : read_file(input.path, &file.identity);
     try {
       yaml::check_encoding(file.original);
     } catch (const Error& e) {

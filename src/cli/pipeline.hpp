@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <archfit/base/file.hpp>
 #include <archfit/base/splices.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/placement/config.hpp>
@@ -20,7 +21,8 @@ enum class Task { Lint, Fix, Remove };
 struct FileResult {
   manifest::InputFile input;
   std::string original;
-  Splices edits;  // the documents that changed, with their new text
+  FileIdentity identity;  // of the file when it was read (not for stdin)
+  Splices edits;          // the documents that changed, with their new text
 
   bool changed() const { return !edits.empty(); }
   // The new content, in pieces or whole.

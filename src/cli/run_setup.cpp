@@ -39,7 +39,11 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
       fail(ErrorKind::Usage,
            "no input: give files or directories, or pipe manifests to standard input ('-')");
     }
-    setup.inputs = manifest::collect_inputs(paths);
+    manifest::Inputs inputs =
+        manifest::collect_inputs(paths, manifest::InputOptions{flags.follow_symlinks});
+    for (const std::string& skipped : inputs.skipped)
+      std::cerr << "archfit: " << skipped << '\n';
+    setup.inputs = std::move(inputs.files);
   }
   ConfigRequest request;
   request.flags = flags;

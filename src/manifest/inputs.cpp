@@ -20,9 +20,17 @@ bool is_hidden(const fs::path& p) {
   return name.size() > 1 && name[0] == '.' && name != "..";
 }
 
-void add_directory(const fs::path& dir, const std::string& shown, std::vector<InputFile>& out) {
+bool inside(const fs::path& root, const fs::path& path) {
+  fs::path relative = path.lexically_relative(root);
+  return !relative.empty() && *relative.begin() != "..";
+}
+
+void add_directory(const fs::path& dir, const std::string& shown, const InputOptions& options,
+                   Inputs& out) {
   std::vector<InputFile> found;
   std::error_code ec;
+  fs::path root = fs::canonical(dir, ec);
+  if (ec) fail(ErrorKind::Input, "cannot read directory " + shown + ": " + ec.message());
   fs::recursive_directory_iterator it(dir, fs::directory_options::none, ec);
   if (ec) fail(ErrorKind::Input, "cannot read directory " + shown + ": " + ec.message());
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
@@ -40,6 +48,16 @@ void add_directory(const fs::path& dir, const std::string& shown, std::vector<In
     InputFile file;
     file.path = entry.path();
     file.name = (fs::path(shown) / relative).lexically_normal().string();
+    // fix writes what it reads: not a file elsewhere that a link leads to,
+    // unless asked.
+    if (entry.is_symlink(ec) && !options.follow_symlinks) {
+      fs::path target = fs::canonical(entry.path(), ec);
+      if (!ec && !inside(root, target)) {
+        out.skipped.push_back("skipped " + file.name + ": a symbolic link to " + target.string() +
+                              ", outside " + shown + " (--follow-symlinks takes it)");
+        continue;
+      }
+    }
     found.push_back(std::move(file));
   }
   if (found.empty()) {
@@ -47,20 +65,34 @@ void add_directory(const fs::path& dir, const std::string& shown, std::vector<In
   }
   std::sort(found.begin(), found.end(),
             [](const InputFile& a, const InputFile& b) { return a.name < b.name; });
-  out.insert(out.end(), found.begin(), found.end());
+  out.files.insert(out.files.end(), found.begin(), found.end());
+}
+
+// Drops files that are the same file as one before them.
+void read_each_once(std::vector<InputFile>& files) {
+  std::vector<fs::path> seen;
+  std::erase_if(files, [&seen](const InputFile& f) {
+    if (f.is_stdin) return false;
+    std::error_code ec;
+    fs::path real = fs::canonical(f.path, ec);
+    if (ec) return false;
+    if (std::find(seen.begin(), seen.end(), real) != seen.end()) return true;
+    seen.push_back(std::move(real));
+    return false;
+  });
 }
 
 }  // namespace
 
-std::vector<InputFile> collect_inputs(const std::vector<std::string>& args) {
-  std::vector<InputFile> out;
+Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& options) {
+  Inputs out;
   if (args.empty()) {
-    out.push_back(InputFile{"<stdin>", {}, true});
+    out.files.push_back(InputFile{"<stdin>", {}, true});
     return out;
   }
   for (const std::string& arg : args) {
     if (arg == "-") {
-      out.push_back(InputFile{"<stdin>", {}, true});
+      out.files.push_back(InputFile{"<stdin>", {}, true});
       continue;
     }
     std::error_code ec;
@@ -70,11 +102,12 @@ std::vector<InputFile> collect_inputs(const std::vector<std::string>& args) {
                                  (ec ? ec.message() : std::string("no such file or directory")));
     }
     if (fs::is_directory(st)) {
-      add_directory(arg, arg, out);
+      add_directory(arg, arg, options, out);
     } else {
-      out.push_back(InputFile{arg, arg, false});
+      out.files.push_back(InputFile{arg, arg, false});
     }
   }
+  read_each_once(out.files);
   return out;
 }
 

@@ -8,9 +8,12 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <archfit/base/file.hpp>
 
 namespace archfit {
 
@@ -21,12 +24,22 @@ class PendingWrite {
   // Throws Error(Input) "cannot write <path>: <reason>". A file without any
   // write permission bit is refused even for root: it was made read-only on
   // purpose. Symbolic links are followed: the file they point at is replaced.
-  PendingWrite(const std::filesystem::path& path, const std::vector<std::string_view>& parts);
+  // The new file keeps the old one's mode, owner and group (refused when the
+  // owner or group cannot be kept). A file with more than one hard link is
+  // refused: renaming over it would leave the other names with the old
+  // content. With `read_as`, the file must still be the one read then, unless
+  // changed: here and again right before commit() renames.
+  PendingWrite(const std::filesystem::path& path, const std::vector<std::string_view>& parts,
+               const FileIdentity* read_as = nullptr);
   ~PendingWrite();
   PendingWrite(const PendingWrite&) = delete;
   PendingWrite& operator=(const PendingWrite&) = delete;
 
-  // Renames the temporary file over the target. Throws Error(Input).
+  // Throws Error(Input) when the file is no longer the one read (see above).
+  void check_unchanged() const;
+
+  // Renames the temporary file over the target, after checking it once more.
+  // Throws Error(Input).
   void commit();
 
  private:
@@ -34,6 +47,7 @@ class PendingWrite {
   std::filesystem::path target_;  // the file replaced
   std::string temp_;
   bool committed_ = false;
+  std::optional<FileIdentity> read_as_;
 };
 
 void write_atomically(const std::filesystem::path& path, std::string_view data);

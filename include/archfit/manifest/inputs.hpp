@@ -14,11 +14,25 @@ struct InputFile {
   bool is_stdin = false;
 };
 
-// Expands PATH arguments: a file is taken as it is (whatever its extension); a
-// directory is searched recursively for *.yaml and *.yml, skipping hidden
-// files and directories, in sorted order; "-" is standard input. No arguments means
-// standard input. Throws Error(Input) for a path that does not exist and for a
-// directory without manifests.
-std::vector<InputFile> collect_inputs(const std::vector<std::string>& args);
+struct InputOptions {
+  // Take files a directory reaches through a symbolic link that leads out of
+  // it (fix then writes them).
+  bool follow_symlinks = false;
+};
+
+struct Inputs {
+  std::vector<InputFile> files;
+  // Files left out, each with why: symbolic links out of the directory.
+  std::vector<std::string> skipped;
+};
+
+// Expands PATH arguments: a file is taken as it is (whatever its extension,
+// and through a symbolic link: it was named); a directory is searched
+// recursively for *.yaml and *.yml, skipping hidden files and directories and
+// not following links to directories, in sorted order; "-" is standard input.
+// No arguments means standard input. A file reached twice (named twice, or
+// through a link inside the directory) is read once. Throws Error(Input) for
+// a path that does not exist and for a directory without manifests.
+Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& options = {});
 
 }  // namespace archfit::manifest

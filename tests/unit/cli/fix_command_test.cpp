@@ -11,69 +11,12 @@
 #include <archfit/base/file.hpp>
 
 #include "support/process.hpp"
+#include "support/project.hpp"
 
 namespace archfit::testing {
 namespace {
 
 namespace fs = std::filesystem;
-
-const char* kConfig = R"(clusterPlatforms: [linux/amd64, linux/arm64]
-architectures:
-  arm64:
-    tolerations:
-    - {key: kubernetes.io/arch, operator: Equal, value: arm64, effect: NoSchedule}
-resolve:
-  onUnresolved: fail
-)";
-
-const char* kLock = R"({
-  "version": 1,
-  "images": {
-    "docker.io/library/amd64only:1": {"platforms": ["linux/amd64"]},
-    "docker.io/library/both:1": {"platforms": ["linux/amd64", "linux/arm64"]}
-  }
-}
-)";
-
-// A Deployment that fix changes (an amd64-only image, no affinity).
-std::string needs_fix(const std::string& name) {
-  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
-         "\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n"
-         "        image: amd64only:1\n";
-}
-
-// A Deployment that only needs a toleration (a warning, not an error).
-std::string needs_toleration(const std::string& name) {
-  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
-         "\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n"
-         "        image: both:1\n";
-}
-
-// A directory with the configuration and lock file, isolated from the
-// user's environment.
-class Project {
- public:
-  Project() {
-    dir_.write(".archfit.yaml", kConfig);
-    dir_.write("archfit.lock", kLock);
-  }
-  fs::path write(const std::string& name, const std::string& content) const {
-    return dir_.write(name, content);
-  }
-  fs::path operator/(const std::string& name) const { return dir_ / name; }
-  ProcessResult run(std::vector<std::string> args, const std::string& stdin_data = "") const {
-    ProcessOptions o;
-    o.cwd = dir_.path();
-    o.stdin_data = stdin_data;
-    o.env = {"ARCHFIT_CONFIG=", "ARCHFIT_CACHE_DIR=" + (dir_ / "cache").string(),
-             "HOME=" + (dir_ / "home").string()};
-    args.push_back("--offline");
-    return run_archfit(args, o);
-  }
-
- private:
-  TempDir dir_;
-};
 
 fs::file_time_type mtime(const fs::path& p) {
   return fs::last_write_time(p);
@@ -178,7 +121,8 @@ TEST(FixCommand, UnsupportedEncodingsAndKeysGivenTwiceAreInputErrors) {
       {"utf32_bom", std::string("\xFF\xFE\0\0a\0\0\0", 8), "1:1: the file is UTF-32"},
       {"utf16_without_bom", utf16, "1:2: the file holds a NUL byte"},
       {"lone_cr", crlf_lone, "2:10: a line ends with a lone carriage return"},
-      {"spec_twice", needs_fix("b") + "spec: {}\n", "11:1: duplicate key \"spec\" (first at line 5, column 1)"},
+      {"spec_twice", needs_fix("b") + "spec: {}\n",
+       "11:1: duplicate key \"spec\" (first at line 5, column 1)"},
       {"image_twice", needs_fix("b") + "        image: other:1\n",
        "11:9: duplicate key \"image\" (first at line 10, column 9)"},
   };
@@ -256,8 +200,8 @@ TEST(FixCommand, AFileThatCannotBeWrittenMeansNoFileIsWritten) {
     ProcessResult r = p.run(args);
     EXPECT_EQ(r.exit_code, 2);
     EXPECT_TRUE(contains(r.err, "cannot write ro.yaml: the file is read-only")) << r.err;
-    EXPECT_TRUE(contains(r.err,
-                         "1 of 2 changed files cannot be written, so no file was written: ro.yaml"))
+    EXPECT_TRUE(
+        contains(r.err, "1 of 2 changed files cannot be written, so no file was written: ro.yaml"))
         << r.err;
     EXPECT_EQ(read_file(ro), input);
     EXPECT_EQ(mtime(ro), before);
