@@ -1,5 +1,8 @@
 // archfit: make Kubernetes manifests fit the CPU architectures of their images.
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string_view>
 
@@ -41,6 +44,15 @@ int main(int argc, char** argv) {
     return e.kind() == archfit::ErrorKind::Resolution ? kUnresolved : kUsageOrInput;
   } catch (const std::exception& e) {
     std::cerr << "archfit: internal error: " << e.what() << '\n';
+    return kUsageOrInput;
+  }
+  // What the command printed must have reached standard output: a full disk
+  // or a closed pipe is an error, not a quiet success.
+  std::cout.flush();
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail()) {
+    int err = errno;
+    std::cerr << "archfit: cannot write <stdout>: "
+              << (err != 0 ? std::strerror(err) : "the output stream failed") << '\n';
     return kUsageOrInput;
   }
   return state.exit_code;

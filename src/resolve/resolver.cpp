@@ -66,8 +66,9 @@ std::string Resolver::miss_message(const image::Reference& ref) const {
   std::string where = sources_.use_lock
                           ? "not in the lock file " +
                                 (lock_name_.empty() ? std::string("(none was found)") : lock_name_)
-                          : std::string("not known");
-  if (sources_.cache != nullptr) where += " or the cache";
+                          : std::string("not");
+  if (sources_.cache != nullptr) where += sources_.use_lock ? " or the cache" : " in the cache";
+  if (!sources_.use_lock && sources_.cache == nullptr) where = "not known";
   if (sources_.offline) where += ", and archfit is offline";
   return where;
 }

@@ -60,7 +60,7 @@ class Project {
     o.stdin_data = stdin_data;
     o.env = {"ARCHFIT_CONFIG=", "ARCHFIT_CACHE_DIR=" + (dir_ / "cache").string(),
              "HOME=" + (dir_ / "home").string()};
-    args.push_back("--offline");
+    args.insert(args.begin() + (args.empty() ? 0 : 1), "--offline");  // before any "--"
     return run_archfit(args, o);
   }
 

@@ -332,5 +332,31 @@ TEST(LintCommand, InvalidYamlExits2WithLocation) {
   EXPECT_EQ(r.out, "");
 }
 
+TEST(FixCommand, OutputThatCannotBeWrittenIsAnError) {
+  Project p;
+  p.write("app.yaml", needs_fix("app"));
+  for (std::string command : {"lint app.yaml", "lint --format json app.yaml", "fix --diff app.yaml",
+                              "fix --check app.yaml", "fix - < app.yaml", "images app.yaml"}) {
+    ProcessOptions o;
+    o.cwd = p / "";
+    o.env = {"ARCHFIT_CONFIG=", "HOME=" + (p / "home").string()};
+    std::string offline = command.starts_with("images") ? "" : " --offline";
+    ProcessResult r = run_process(
+        {"sh", "-c", std::string(ARCHFIT_BINARY) + " " + command + offline + " > /dev/full"}, o);
+    EXPECT_EQ(r.exit_code, 2) << command << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "archfit: cannot write <stdout>: No space left on device"))
+        << command << ": " << r.err;
+  }
+  EXPECT_EQ(read_file(p / "app.yaml"), needs_fix("app"));
+}
+
+TEST(FixCommand, PathsAfterDoubleDashAreTaken) {
+  Project p;
+  p.write("-app.yaml", needs_fix("app"));
+  ProcessResult r = p.run({"fix", "--", "-app.yaml"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(read_file(p / "-app.yaml"), "kubernetes.io/arch"));
+}
+
 }  // namespace
 }  // namespace archfit::testing
