@@ -31,10 +31,12 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
       NodeRef sources = v;
       std::size_t n = sources.is_sequence() ? sources.size() : 1;
       for (std::size_t j = 0; j < n; ++j) {
-        for (auto& [key, value] : string_map(sources.is_sequence() ? sources.item(j) : sources)) {
+        for (auto& entry : string_map(sources.is_sequence() ? sources.item(j) : sources)) {
+          const auto& key = entry.first;
           bool own = mapping.find(key) != NodeRef::npos;
-          bool seen = std::any_of(out.begin(), out.end(), [&](const auto& e) { return e.first == key; });
-          if (!own && !seen) out.emplace_back(key, value);
+          bool seen =
+              std::any_of(out.begin(), out.end(), [&](const auto& e) { return e.first == key; });
+          if (!own && !seen) out.emplace_back(key, entry.second);
         }
       }
       continue;

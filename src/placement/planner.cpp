@@ -17,8 +17,6 @@
 
 namespace archfit::placement {
 
-
-
 using yaml::NodeRef;
 using yaml::Value;
 
@@ -121,8 +119,7 @@ class Planner {
  public:
   Planner(const TemplateContext& where, const Config& config, const Lookup& lookup,
           TemplatePlan& plan)
-      : where_(where),
-        t_(*where.pod_template),
+      : t_(*where.pod_template),
         config_(config),
         lookup_(lookup),
         plan_(plan),
@@ -209,13 +206,14 @@ class Planner {
     const image::PlatformSet usable = allowed.intersect(S);
     if (usable.empty()) {
       std::string own = detail::describe_constraints(d.view(), nodes_);
-      report_.add("pinned-to-unsupported-platform", Severity::Error,
-                  "the pods' node constraints" + (own.empty() ? "" : " (" + own + ")") + " allow " +
-                      (allowed.empty() ? "no platform of the cluster" : "only " + detail::list(allowed)) +
-                      ", but " + facts.described() +
-                      ": the pods cannot run anywhere; change the constraint or the image (archfit "
-                      "fix leaves this to you)",
-                  pinned_node(), pinned_field());
+      report_.add(
+          "pinned-to-unsupported-platform", Severity::Error,
+          "the pods' node constraints" + (own.empty() ? "" : " (" + own + ")") + " allow " +
+              (allowed.empty() ? "no platform of the cluster" : "only " + detail::list(allowed)) +
+              ", but " + facts.described() +
+              ": the pods cannot run anywhere; change the constraint or the image (archfit "
+              "fix leaves this to you)",
+          pinned_node(), pinned_field());
       plan_.desired = plan_.user;
       return;
     }
@@ -229,7 +227,8 @@ class Planner {
     if (too_wide && config_.mode != Mode::TolerationsOnly) {
       selector_only = detail::restrict_to(d, S, nodes_, config_.mode);
     }
-    bool preferences = config_.mode == Mode::Preferred && detail::add_preferences(d, usable, nodes_);
+    bool preferences =
+        config_.mode == Mode::Preferred && detail::add_preferences(d, usable, nodes_);
     std::vector<Toleration> added = detail::add_tolerations(d, usable.archs(), config_);
     if (d.changed() && config_.annotate) annotate(d, S);
     plan_.gives_back = d.gives_back();
@@ -254,7 +253,8 @@ class Planner {
     std::string own = detail::describe_constraints(plan_.user, nodes_, true);
     Finding& finding = report_.add(
         "missing-arch-affinity", Severity::Warning,
-        "the pods' own architecture constraints (" + (own.empty() ? "in their node affinity" : own) +
+        "the pods' own architecture constraints (" +
+            (own.empty() ? "in their node affinity" : own) +
             ") are archfit's to set (placement.respectExisting is false): archfit fix replaces "
             "them with its own for " +
             detail::list(f.S),
@@ -272,14 +272,15 @@ class Planner {
         }
       }
       if (reachable.empty()) return;
-      report_.add("missing-arch-affinity", Severity::Error,
-                  "placement.mode is tolerationsOnly, so archfit adds only tolerations: the pods can "
-                  "still start on " +
-                      detail::join(reachable, ", ") + " nodes, where their images do not run (" +
-                      f.images.described() +
-                      "), and crash there with \"exec format error\"; taint those nodes, or use "
-                      "placement.mode affinity",
-                  t_.spec, "spec.affinity");
+      report_.add(
+          "missing-arch-affinity", Severity::Error,
+          "placement.mode is tolerationsOnly, so archfit adds only tolerations: the pods can "
+          "still start on " +
+              detail::join(reachable, ", ") + " nodes, where their images do not run (" +
+              f.images.described() +
+              "), and crash there with \"exec format error\"; taint those nodes, or use "
+              "placement.mode affinity",
+          t_.spec, "spec.affinity");
       return;
     }
     if (!report_.wants(Severity::Error, true)) return;
@@ -309,13 +310,13 @@ class Planner {
     std::vector<std::string> weights;
     for (const std::string& arch : f.usable.archs()) {
       auto w = config_.preferred_weights.find(arch);
-      if (w != config_.preferred_weights.end()) weights.push_back(arch + " " + std::to_string(w->second));
+      if (w != config_.preferred_weights.end())
+        weights.push_back(arch + " " + std::to_string(w->second));
     }
     Finding& finding = report_.add(
         "missing-arch-affinity", Severity::Warning,
         "the pods do not prefer nodes by architecture as placement.preferredWeights asks (" +
-            detail::join(weights, ", ") +
-            "); archfit fix adds preferred node affinity for them",
+            detail::join(weights, ", ") + "); archfit fix adds preferred node affinity for them",
         node_at("spec.affinity"), "spec.affinity");
     fixable(finding, "affinity");
   }
@@ -346,15 +347,15 @@ class Planner {
         archs.push_back(arch);
       }
     }
-    std::string consequence = pending        ? ", so they stay Pending"
+    std::string consequence = pending       ? ", so they stay Pending"
                               : only_prefer ? ", so the scheduler avoids those nodes"
                                             : ", so they never use those nodes";
-    Finding& finding = report_.add(
-        "missing-toleration", severity,
-        "the pods can run on " + detail::join(archs, ", ") +
-            " nodes but do not tolerate their taints (" + detail::join(names, ", ") + ")" +
-            consequence + "; archfit fix adds the tolerations",
-        node_at("spec.tolerations"), "spec.tolerations");
+    Finding& finding =
+        report_.add("missing-toleration", severity,
+                    "the pods can run on " + detail::join(archs, ", ") +
+                        " nodes but do not tolerate their taints (" + detail::join(names, ", ") +
+                        ")" + consequence + "; archfit fix adds the tolerations",
+                    node_at("spec.tolerations"), "spec.tolerations");
     fixable(finding, "tolerations");
   }
 
@@ -378,10 +379,11 @@ class Planner {
       report_stale();
       return;
     }
-    if (std::none_of(findings.begin(), findings.end(), [](const Finding& f) { return f.fixable; })) {
-      Finding& f = report_.add("missing-arch-affinity", Severity::Warning,
-                               "archfit fix would change this template's placement", t_.spec,
-                               "spec");
+    if (std::none_of(findings.begin(), findings.end(),
+                     [](const Finding& f) { return f.fixable; })) {
+      Finding& f =
+          report_.add("missing-arch-affinity", Severity::Warning,
+                      "archfit fix would change this template's placement", t_.spec, "spec");
       f.fixable = true;
     }
   }
@@ -477,7 +479,6 @@ class Planner {
   }
   NodeRef pinned_node() const { return node_at(pinned_field()); }
 
-  const TemplateContext& where_;
   const manifest::PodTemplate& t_;
   const Config& config_;
   const Lookup& lookup_;

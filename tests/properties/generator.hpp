@@ -13,6 +13,8 @@
 
 namespace archfit::testing {
 
+struct GenEntry;
+
 // A YAML node as the generator writes it: its data and how it is written.
 struct GenNode {
   enum class Kind { Scalar, Mapping, Sequence, Alias };
@@ -20,42 +22,56 @@ struct GenNode {
   std::string text;  // a scalar as written (quotes included); the alias name
   bool flow = false;
   std::string anchor;
-  std::string comment;  // written after the node's line, " # ..."
-  std::vector<std::pair<std::string, GenNode>> entries;
+  std::string comment;            // written after the node's line, " # ..."
+  std::vector<GenEntry> entries;  // of a mapping
   std::vector<GenNode> items;
 
-  static GenNode scalar(std::string text) {
-    GenNode n;
-    n.text = std::move(text);
-    return n;
-  }
-  static GenNode mapping(bool flow = false) {
-    GenNode n;
-    n.kind = Kind::Mapping;
-    n.flow = flow;
-    return n;
-  }
-  static GenNode sequence(bool flow = false) {
-    GenNode n;
-    n.kind = Kind::Sequence;
-    n.flow = flow;
-    return n;
-  }
-  static GenNode alias(std::string name) {
-    GenNode n;
-    n.kind = Kind::Alias;
-    n.text = std::move(name);
-    return n;
-  }
-  GenNode& add(std::string key, GenNode value) {
-    entries.emplace_back(std::move(key), std::move(value));
-    return entries.back().second;
-  }
-  GenNode& push(GenNode item) {
-    items.push_back(std::move(item));
-    return items.back();
-  }
+  static GenNode scalar(std::string text);
+  static GenNode mapping(bool flow = false);
+  static GenNode sequence(bool flow = false);
+  static GenNode alias(std::string name);
+  GenNode& add(std::string key, GenNode value);
+  GenNode& push(GenNode item);
 };
+
+// A mapping's entry (first: the key as written, second: the value).
+struct GenEntry {
+  std::string first;
+  GenNode second;
+};
+
+inline GenNode GenNode::scalar(std::string text) {
+  GenNode n;
+  n.text = std::move(text);
+  return n;
+}
+inline GenNode GenNode::mapping(bool flow) {
+  GenNode n;
+  n.kind = Kind::Mapping;
+  n.flow = flow;
+  return n;
+}
+inline GenNode GenNode::sequence(bool flow) {
+  GenNode n;
+  n.kind = Kind::Sequence;
+  n.flow = flow;
+  return n;
+}
+inline GenNode GenNode::alias(std::string name) {
+  GenNode n;
+  n.kind = Kind::Alias;
+  n.text = std::move(name);
+  return n;
+}
+inline GenNode& GenNode::push(GenNode item) {
+  items.push_back(std::move(item));
+  return items.back();
+}
+
+inline GenNode& GenNode::add(std::string key, GenNode value) {
+  entries.push_back(GenEntry{std::move(key), std::move(value)});
+  return entries.back().second;
+}
 
 struct Layout {
   int indent = 2;

@@ -1,0 +1,91 @@
+// The edit engine on a fuzzed document: parse, discover, plan, splice and
+// verify, as `archfit fix` and `--remove` do with a fixed configuration and a
+// fixed answer for every image. Besides crashes and internal errors it checks
+// the laws: what fix writes parses; a second fix changes nothing; --remove
+// after fix gives what --remove gives on the input.
+#include <functional>
+#include <map>
+#include <string>
+
+#include <archfit/manifest/discover.hpp>
+#include <archfit/placement/plan.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
+
+#include "cli/document_edits.hpp"
+#include "fuzz.hpp"
+
+namespace {
+
+using namespace archfit;
+
+const placement::Config& config() {
+  static const placement::Config c = placement::Config::defaults();
+  return c;
+}
+
+// Every image gets an answer from its name: one architecture, both, another
+// one, or none (unresolved).
+const resolve::Resolution* answer(const image::Reference& ref) {
+  static std::map<std::string, resolve::Resolution> known;
+  static const char* const kSets[] = {"linux/amd64", "linux/arm64", "linux/amd64,linux/arm64",
+                                      "linux/s390x", ""};
+  auto [it, inserted] = known.try_emplace(ref.canonical());
+  if (inserted) {
+    std::size_t pick = std::hash<std::string>{}(ref.canonical()) % 5;
+    resolve::Resolution& r = it->second;
+    r.ok = pick < 4;
+    if (r.ok) r.platforms = image::PlatformSet::parse(kSets[pick]);
+    if (!r.ok) r.error = ref.canonical() + ": not in the lock file";
+  }
+  return &it->second;
+}
+
+// The document as fix (or --remove) leaves it. Input errors leave it as it is.
+std::string run(const std::string& text, placement::Action action) {
+  yaml::Tree tree;
+  try {
+    tree = yaml::parse_document(text);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Internal) throw;
+    return text;
+  }
+  std::vector<manifest::Workload> workloads = manifest::discover(tree, config().kinds);
+  std::vector<cli::PlannedTemplate> planned;
+  std::size_t index = 0;
+  for (const manifest::Workload& w : workloads) {
+    for (const manifest::PodTemplate& t : w.templates) {
+      placement::TemplateContext where{&w, &t, "fuzz.yaml", 0, true};
+      cli::PlannedTemplate& p = planned.emplace_back();
+      p.plan = placement::plan_template(where, config(), answer, action);
+      p.where = where;
+      p.path = w.path.empty() ? t.path : t.path.empty() ? w.path : w.path + "." + t.path;
+      p.index = index++;
+    }
+  }
+  cli::EditOutcome outcome = cli::apply_plans(tree, 0, planned, config().kinds, false);
+  return outcome.changed ? outcome.text : text;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string text(fuzz::text_of(data, size));
+  fuzz::expect_clean([&] {
+    yaml::check_encoding(text);
+    if (yaml::split_stream(text).size() > 1) return;  // one document at a time
+    std::string fixed = run(text, placement::Action::Fix);
+    if (fixed != text) {
+      try {
+        (void)yaml::parse_document(fixed);
+      } catch (const Error& e) {
+        fuzz::bug(("what fix wrote does not parse: " + std::string(e.what())).c_str());
+      }
+    }
+    if (run(fixed, placement::Action::Fix) != fixed) fuzz::bug("a second fix changed the text");
+    if (run(fixed, placement::Action::Remove) != run(text, placement::Action::Remove)) {
+      fuzz::bug("--remove after fix does not give what --remove gives on the input");
+    }
+  });
+  return 0;
+}
