@@ -3,6 +3,7 @@
 // fixed answer for every image. Besides crashes and internal errors it checks
 // the laws: what fix writes parses; a second fix changes nothing; --remove
 // after fix gives what --remove gives on the input.
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <string>
@@ -82,9 +83,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::bug(("what fix wrote does not parse: " + std::string(e.what())).c_str());
       }
     }
-    if (run(fixed, placement::Action::Fix) != fixed) fuzz::bug("a second fix changed the text");
-    if (run(fixed, placement::Action::Remove) != run(text, placement::Action::Remove)) {
-      fuzz::bug("--remove after fix does not give what --remove gives on the input");
+    // A law that fails shows the texts it compared.
+    auto broken = [&](const char* law, const std::string& a, const std::string& b) {
+      std::fprintf(stderr, "--- input\n%s\n--- fixed\n%s\n--- one\n%s\n--- other\n%s\n---\n",
+                   text.c_str(), fixed.c_str(), a.c_str(), b.c_str());
+      fuzz::bug(law);
+    };
+    if (std::string again = run(fixed, placement::Action::Fix); again != fixed) {
+      broken("a second fix changed the text", again, fixed);
+    }
+    std::string removed_after_fix = run(fixed, placement::Action::Remove);
+    std::string removed = run(text, placement::Action::Remove);
+    if (removed_after_fix != removed) {
+      broken("--remove after fix does not give what --remove gives on the input", removed_after_fix,
+             removed);
     }
   });
   return 0;

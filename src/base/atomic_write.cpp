@@ -20,6 +20,10 @@ namespace {
 
 PendingWrite::PendingWrite(const std::filesystem::path& path,
                            const std::vector<std::string_view>& parts, const FileIdentity* read_as)
+    : PendingWrite(path, content_of(parts), read_as) {}
+
+PendingWrite::PendingWrite(const std::filesystem::path& path, const Content& content,
+                           const FileIdentity* read_as)
     : path_(path), target_(path) {
   if (read_as != nullptr) read_as_ = *read_as;
   // A symlink is written through, so the link stays a link. A path that does
@@ -66,15 +70,22 @@ PendingWrite::PendingWrite(const std::filesystem::path& path,
     temp_.clear();
     fail_write(path, std::strerror(err));
   };
-  for (std::string_view part : parts) {
-    while (!part.empty()) {
-      ssize_t n = ::write(fd, part.data(), part.size());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        give_up(errno);
+  try {
+    content([&](std::string_view part) {
+      while (!part.empty()) {
+        ssize_t n = ::write(fd, part.data(), part.size());
+        if (n < 0) {
+          if (errno == EINTR) continue;
+          fail_write(path, std::strerror(errno));
+        }
+        part.remove_prefix(static_cast<std::size_t>(n));
       }
-      part.remove_prefix(static_cast<std::size_t>(n));
-    }
+    });
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temp_.c_str());
+    temp_.clear();
+    throw;
   }
   // Owner and group first: changing them can clear the set-id bits of the mode.
   if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) &&
@@ -135,6 +146,10 @@ void write_atomically(const std::filesystem::path& path, std::string_view data) 
 void write_atomically(const std::filesystem::path& path,
                       const std::vector<std::string_view>& parts) {
   PendingWrite(path, parts).commit();
+}
+
+void write_atomically(const std::filesystem::path& path, const Content& content) {
+  PendingWrite(path, content).commit();
 }
 
 }  // namespace archfit

@@ -90,9 +90,16 @@ std::string read_stdin() {
   return read_fd(STDIN_FILENO, "<stdin>", nullptr);
 }
 
-void write_stdout(const std::vector<std::string_view>& parts) {
+Content content_of(const std::vector<std::string_view>& parts) {
+  return [&parts](const std::function<void(std::string_view)>& put) {
+    for (std::string_view part : parts)
+      put(part);
+  };
+}
+
+void write_stdout(const Content& content) {
   std::cout.flush();
-  for (std::string_view part : parts) {
+  content([](std::string_view part) {
     while (!part.empty()) {
       ssize_t n = ::write(STDOUT_FILENO, part.data(), part.size());
       if (n < 0) {
@@ -101,7 +108,11 @@ void write_stdout(const std::vector<std::string_view>& parts) {
       }
       part.remove_prefix(static_cast<std::size_t>(n));
     }
-  }
+  });
+}
+
+void write_stdout(const std::vector<std::string_view>& parts) {
+  write_stdout(content_of(parts));
 }
 
 }  // namespace archfit

@@ -69,8 +69,9 @@ struct OffsetStream {
 // that is not a blank or a separator.
 class Builder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Builder> {
  public:
-  Builder(std::string_view text, const OffsetStream& stream, std::size_t max_depth)
-      : text_(text), stream_(stream), max_depth_(max_depth) {}
+  Builder(std::string_view text, const OffsetStream& stream, std::size_t max_depth,
+          const StreamedMembers* streamed)
+      : text_(text), stream_(stream), max_depth_(max_depth), streamed_(streamed) {}
 
   bool Null() { return add(JsonValue{}); }
   bool Bool(bool b) {
@@ -153,6 +154,7 @@ class Builder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Builder> 
   }
   bool add(JsonValue v) {
     place(std::move(v));
+    hand_over();
     return true;
   }
   bool open(JsonValue::Type type) {
@@ -165,20 +167,33 @@ class Builder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Builder> 
     v.type = type;
     // Ancestors' child vectors do not grow while a child is open, so the
     // pointers kept here stay valid.
+    bool streams = streamed_ != nullptr && type == JsonValue::Type::Object && open_.size() == 1 &&
+                   open_[0]->type == JsonValue::Type::Object && pending_key_ == streamed_->key;
     JsonValue* placed = place(std::move(v));
     last_end_ = placed->offset + 1;
     open_.push_back(placed);
+    if (streams) streaming_ = placed;
     return true;
   }
   bool close() {
+    if (open_.back() == streaming_) streaming_ = nullptr;
     open_.pop_back();
     mark();
+    hand_over();
     return true;
+  }
+  // A member of the streamed object is complete: hand it over and drop it.
+  void hand_over() {
+    if (streaming_ == nullptr || open_.empty() || open_.back() != streaming_) return;
+    streamed_->each(streaming_->members.back());
+    streaming_->members.pop_back();
   }
 
   std::string_view text_;
   const OffsetStream& stream_;
   std::size_t max_depth_;
+  const StreamedMembers* streamed_;
+  JsonValue* streaming_ = nullptr;  // the object whose members are handed over
   std::size_t last_end_ = 0;
   JsonValue root_;
   std::vector<JsonValue*> open_;
@@ -198,12 +213,12 @@ std::string json_message(rapidjson::ParseErrorCode code) {
 
 }  // namespace
 
-JsonValue parse_located_json(std::string_view text, const std::string& name,
-                             std::size_t max_depth) {
+JsonValue parse_located_json(std::string_view text, const std::string& name, std::size_t max_depth,
+                             const StreamedMembers* streamed) {
   // A NUL byte in the text reads as its end: trailing garbage there.
   std::string_view input = text;
   OffsetStream stream(input);
-  Builder builder(input, stream, max_depth);
+  Builder builder(input, stream, max_depth, streamed);
   rapidjson::Reader reader;
   constexpr unsigned kFlags =
       rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;

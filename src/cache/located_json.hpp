@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -38,10 +39,18 @@ struct JsonValue::Member {
   JsonValue value;
 };
 
+// The members of the object under one key of the root object, handed over
+// one at a time as each is complete instead of kept in the tree: a lock file
+// of many images is never held as a tree. The key then holds an empty object.
+struct StreamedMembers {
+  std::string_view key;
+  std::function<void(const JsonValue::Member&)> each;
+};
+
 // Parses `text`. Throws Error(ErrorKind::Config) located in `name` for invalid
 // JSON (RapidJSON's message) and for nesting deeper than `max_depth`.
 JsonValue parse_located_json(std::string_view text, const std::string& name,
-                             std::size_t max_depth = 64);
+                             std::size_t max_depth = 64, const StreamedMembers* streamed = nullptr);
 
 // 1-based line and column (in characters) of a byte offset.
 Location locate(std::string_view text, std::size_t offset, const std::string& name);

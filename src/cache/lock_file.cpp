@@ -1,3 +1,6 @@
+#include <functional>
+#include <optional>
+
 #include <rapidjson/prettywriter.h>
 #include <rapidjson/stringbuffer.h>
 
@@ -20,8 +23,25 @@ class LockReader {
  public:
   LockReader(std::string_view text, const std::string& name) : text_(text), name_(name) {}
 
-  std::map<std::string, LockEntry> read() {
-    JsonValue root = parse_located_json(text_, name_);
+  // Reads the text, handing each entry to `add` as it is read (the images
+  // are not held as a JSON tree). The file's own keys are checked before any
+  // entry's error is reported.
+  // `add` returns false for an image it holds already.
+  void read(const std::function<bool(const image::Reference&, LockEntry)>& add) {
+    std::optional<Error> entry_error;
+    StreamedMembers streamed{
+        "images", [&](const JsonValue::Member& m) {
+          if (entry_error) return;
+          try {
+            image::Reference ref = key_reference(m);
+            if (!add(ref, entry(ref, m))) {
+              fail_at(m.key_offset, archfit::quoted(m.key) + " is listed twice; keep one entry");
+            }
+          } catch (const Error& e) {
+            entry_error = e;
+          }
+        }};
+    JsonValue root = parse_located_json(text_, name_, 64, &streamed);
     if (root.type != JsonValue::Type::Object) {
       fail_at(root.offset,
               std::string("expected a JSON object {\"version\": 1, \"images\": {...}}, "
@@ -42,22 +62,13 @@ class LockReader {
       }
     }
     check_version(version, root);
-    std::map<std::string, LockEntry> entries;
-    if (!images) return entries;
-    if (images->type != JsonValue::Type::Object) {
+    if (images && images->type != JsonValue::Type::Object) {
       fail_at(images->offset,
               "\"images\": expected an object of canonical image reference -> "
               "{\"digest\", \"platforms\"}, got " +
                   std::string(images->type_name()));
     }
-    for (const JsonValue::Member& m : images->members) {
-      image::Reference ref = key_reference(m);
-      if (entries.contains(ref.canonical())) {
-        fail_at(m.key_offset, archfit::quoted(m.key) + " is listed twice; keep one entry");
-      }
-      entries.emplace(ref.canonical(), entry(ref, m));
-    }
-    return entries;
+    if (entry_error) throw *entry_error;
   }
 
  private:
@@ -182,7 +193,14 @@ class LockReader {
 
 LockFile LockFile::parse(std::string_view text, const std::string& name) {
   LockFile out;
-  out.entries_ = LockReader(text, name).read();
+  LockReader(text, name).read([&out](const image::Reference& ref, LockEntry entry) {
+    // Files archfit writes list their images sorted: each goes at the end.
+    std::size_t before = out.entries_.size();
+    out.entries_.try_emplace(
+        out.entries_.end(), ref.canonical(),
+        Stored{std::move(entry.digest), out.intern(std::move(entry.platforms))});
+    return out.entries_.size() > before;
+  });
   return out;
 }
 
@@ -190,20 +208,30 @@ LockFile LockFile::load(const std::filesystem::path& path) {
   return parse(read_file(path), path.string());
 }
 
+std::uint32_t LockFile::intern(image::PlatformSet set) {
+  auto [it, inserted] = set_index_.try_emplace(set.str(), static_cast<std::uint32_t>(sets_.size()));
+  if (inserted) sets_.push_back(std::move(set));
+  return it->second;
+}
+
+LockEntry LockFile::entry_of(const Stored& stored) const {
+  return LockEntry{stored.digest, sets_[stored.platforms]};
+}
+
 // A reference with a digest names one image whatever its tag says, so it also
 // finds an entry written by digest alone, or under its tag when that entry
 // records the same digest. A reference without a digest finds its own key only.
-const LockEntry* LockFile::find(const image::Reference& ref) const {
-  if (auto it = entries_.find(ref.canonical()); it != entries_.end()) return &it->second;
-  if (!ref.has_digest()) return nullptr;
+std::optional<LockEntry> LockFile::find(const image::Reference& ref) const {
+  if (auto it = entries_.find(ref.canonical()); it != entries_.end()) return entry_of(it->second);
+  if (!ref.has_digest()) return std::nullopt;
   if (auto it = entries_.find(ref.name() + "@" + ref.digest()); it != entries_.end()) {
-    return &it->second;
+    return entry_of(it->second);
   }
   if (!ref.tag().empty()) {
     auto it = entries_.find(ref.name() + ":" + ref.tag());
-    if (it != entries_.end() && it->second.digest == ref.digest()) return &it->second;
+    if (it != entries_.end() && it->second.digest == ref.digest()) return entry_of(it->second);
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 void LockFile::set(const image::Reference& ref, LockEntry entry) {
@@ -211,7 +239,7 @@ void LockFile::set(const image::Reference& ref, LockEntry entry) {
     fail(ErrorKind::Internal,
          "lock entry for " + archfit::quoted(ref.canonical()) + " has no platforms");
   }
-  entries_[ref.canonical()] = std::move(entry);
+  entries_[ref.canonical()] = Stored{std::move(entry.digest), intern(std::move(entry.platforms))};
 }
 
 // The bytes `jq -S --indent 2` would print: keys sorted (std::map keeps the
@@ -230,7 +258,8 @@ std::string LockFile::serialize() const {
   writer.StartObject();
   key("images");
   writer.StartObject();
-  for (const auto& [ref, entry] : entries_) {
+  for (const auto& [ref, stored] : entries_) {
+    LockEntry entry = entry_of(stored);
     key(ref);
     writer.StartObject();
     if (!entry.digest.empty()) {

@@ -6,6 +6,7 @@
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/spool.hpp>
 #include <archfit/base/unified_diff.hpp>
 #include <archfit/report/report.hpp>
 
@@ -27,28 +28,27 @@ struct FixOptions {
   bool verbose = false;
 };
 
-// What fix could not do: findings a person has to act on.
-void report_leftovers(const RunResult& run, bool quiet) {
-  std::vector<placement::Finding> left;
-  for (const placement::Finding& f : run.findings) {
-    if (!f.fixable && f.severity >= placement::Severity::Warning) left.push_back(f);
-  }
-  if (left.empty() || quiet) return;
-  for (const placement::Finding& f : left) {
-    std::cerr << f.file;
-    if (f.line > 0) std::cerr << ':' << f.line << ':' << f.column;
-    std::cerr << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
-              << '\n';
-  }
+// What fix could not do, findings a person has to act on, one line each.
+void write_leftover(std::ostream& out, const placement::Finding& f) {
+  if (f.fixable || f.severity < placement::Severity::Warning) return;
+  out << f.file;
+  if (f.line > 0) out << ':' << f.line << ':' << f.column;
+  out << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
 }
 
 int run_fix(const FixOptions& o) {
   if (o.check && o.diff) fail(ErrorKind::Usage, "--check and --diff cannot be used together");
   RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
+  // Held back until every input was read, then printed before anything is
+  // written.
+  Spool leftovers;
+  FindingSink sink = [&](const placement::Finding& f) {
+    if (!o.quiet) write_leftover(leftovers.out(), f);
+  };
   RunResult run = [&] {
     try {
       return run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
-                          o.remove ? Task::Remove : Task::Fix, setup.run_options);
+                          o.remove ? Task::Remove : Task::Fix, sink, setup.run_options);
     } catch (const Error& e) {
       // Files are written only after every one of them was processed.
       if (o.check || o.diff) throw;
@@ -58,16 +58,16 @@ int run_fix(const FixOptions& o) {
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
-  report_leftovers(run, o.quiet);
+  std::cerr.flush();
+  leftovers.content()([](std::string_view part) {
+    std::cerr.write(part.data(), static_cast<std::streamsize>(part.size()));
+  });
   if (run.unresolved_failure) {
     std::cerr << "archfit: images could not be resolved and resolve.onUnresolved is fail; "
                  "nothing was written\n";
     return kUnresolved;
   }
-  bool unfixed_errors = false;
-  for (const placement::Finding& f : run.findings) {
-    if (!f.fixable && f.severity == placement::Severity::Error) unfixed_errors = true;
-  }
+  bool unfixed_errors = run.unfixable_errors > 0;
 
   std::size_t changed = 0;
   for (const FileResult& file : run.files)

@@ -1,10 +1,11 @@
 // `archfit lint`: report what fix would change and what it cannot fix.
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
+#include <archfit/base/spool.hpp>
 #include <archfit/report/report.hpp>
 
 #include "cli/commands.hpp"
@@ -38,34 +39,29 @@ int run_lint(const LintOptions& o) {
          "--fail-on: \"" + o.fail_on + "\" is not a severity; use error, warning, info or never");
   }
   RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
-  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint,
-                               setup.run_options);
+  // Infos (mutable tags, skipped images) are many; text shows them when asked.
+  placement::Severity shown = o.verbose || threshold == placement::Severity::Info
+                                  ? placement::Severity::Info
+                                  : placement::Severity::Warning;
+  // The report is held back until every input was read: a run that fails
+  // prints no part of one.
+  Spool report_text;
+  std::unique_ptr<report::Writer> writer = report::make_writer(format, report_text.out(), shown);
+  RunResult run = run_pipeline(
+      setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint,
+      [&writer](const placement::Finding& f) { writer->add(f); }, setup.run_options);
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
 
-  report::Summary summary{run.files.size(), run.workloads, run.templates};
-  std::ostringstream text;
-  if (format == report::Format::Json) {
-    report::write_json(text, run.findings, summary);
-  } else {
-    // Infos (mutable tags, skipped images) are many; show them when asked.
-    placement::Severity shown = o.verbose || threshold == placement::Severity::Info
-                                    ? placement::Severity::Info
-                                    : placement::Severity::Warning;
-    report::write_text(text, run.findings, summary, shown);
-  }
+  writer->finish(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
   if (o.output.empty()) {
-    std::cout << text.str();
+    write_stdout(report_text.content());
   } else {
-    write_atomically(o.output, text.str());
+    write_atomically(o.output, report_text.content());
   }
   if (run.unresolved_failure) return kUnresolved;
-  if (threshold) {
-    for (const placement::Finding& f : run.findings) {
-      if (f.severity >= *threshold) return kChangesOrFindings;
-    }
-  }
+  if (threshold && run.counts.at_least(*threshold) > 0) return kChangesOrFindings;
   return kOk;
 }
 

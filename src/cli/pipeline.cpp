@@ -1,9 +1,9 @@
 #include "cli/pipeline.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <exception>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include <archfit/base/error.hpp>
@@ -52,56 +52,63 @@ struct Piece {
   Work work;
 };
 
+// How much of a document is analysed: all of it, or (while the run waits for
+// the registry) only which images it needs.
+enum class Mode { Full, CollectImages };
+
 // Documents analysed together: enough to keep every thread busy, few enough
-// that what they yield before it is merged stays small.
+// that what they yield before it is merged stays small. A window ends at 512
+// documents or once it holds 1 MiB of text, whichever comes first (a
+// document with thousands of containers yields thousands of findings).
 constexpr std::size_t kWindow = 512;
+constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
 
 unsigned worker_count() {
   unsigned n = std::thread::hardware_concurrency();
   return std::clamp(n, 1u, 8u);
 }
 
-// Runs the documents of every file through discovery, placement and editing.
+// Runs the documents of every file through discovery, placement and editing,
+// a window of documents at a time, and hands on what each yields in document
+// order: findings to the sink, edits to its file.
 //
 // Images answered by the lock file or the cache are looked up as documents
-// come; a document with an image that only a registry can answer is set
-// aside. When every file has been read, those images are resolved together,
-// concurrently, and the set-aside documents are parsed and planned again. A
-// run whose images are all local so parses each document once.
+// come. At the first document with an image only a registry can answer, the
+// run sets that document and everything after it aside: from there on, the
+// first pass only collects the images they use. When every file has been
+// read, those images are resolved together, concurrently, and the second
+// pass analyses the documents set aside, from that first one on, in order.
+// A run whose images are all local so parses each document once, and no run
+// holds more than a window of documents' results.
 class Pipeline {
  public:
   Pipeline(const placement::Config& config, resolve::Resolver& resolver, Task task,
-           const RunOptions& options, RunResult& run)
+           const FindingSink& sink, const RunOptions& options, RunResult& run)
       : config_(config),
         resolver_(resolver),
         task_(task),
+        sink_(sink),
         options_(options),
         run_(run),
         wants_(config.resolve),
         workers_(worker_count()) {}
 
   void first_pass(FileResult& file) {
-    FileWork& fw = files_.emplace_back();
-    std::vector<yaml::DocumentText> docs = yaml::split_stream(file.original);
-    fw.pieces.resize(docs.size());
-    for (std::size_t i = 0; i < docs.size(); ++i) {
-      fw.pieces[i].doc = docs[i];
-      fw.pieces[i].index = static_cast<std::uint32_t>(i);
-    }
-    std::vector<yaml::DocumentText>().swap(docs);
-    // Output is assembled in document order: up to the first document set
-    // aside now, the rest after the second pass.
-    fw.first_deferred = fw.pieces.size();
-    for (std::size_t start = 0; start < fw.pieces.size(); start += kWindow) {
-      std::size_t n = std::min(kWindow, fw.pieces.size() - start);
-      parallel_for(n, workers_, [&](std::size_t i) { analyze(file, fw.pieces[start + i], true); });
-      for (std::size_t i = start; i < start + n; ++i) {
-        Piece& piece = fw.pieces[i];
-        merge(file, piece);
-        if (piece.work.outcome == Outcome::Deferred && fw.first_deferred == fw.pieces.size()) {
-          fw.first_deferred = i;
+    Resume& resume = resumes_.emplace_back();
+    if (waiting_) resume = Resume{true, 0, 0, 0};
+    yaml::StreamSplitter split(file.original);
+    std::uint32_t index = 0;
+    while (fill(split, index)) {
+      Mode mode = waiting_ ? Mode::CollectImages : Mode::Full;
+      parallel_for(window_.size(), workers_,
+                   [&](std::size_t i) { analyze(file, window_[i], mode, true); });
+      for (Piece& piece : window_) {
+        collect(file, piece);
+        if (!waiting_ && piece.work.outcome == Outcome::Deferred) {
+          waiting_ = true;
+          resume = Resume{true, piece.doc.offset, piece.doc.first_line, piece.index};
         }
-        if (fw.first_deferred == fw.pieces.size()) append(file, piece);
+        if (!waiting_) finish(file, piece);
       }
     }
   }
@@ -110,41 +117,63 @@ class Pipeline {
     for (const std::string& w : wants_.warnings())
       run_.warnings.push_back(w);
     if (!wants_.empty()) resolver_.resolve_all(wants_.wants(), options_.progress);
+    wants_.clear();
     for (std::size_t f = 0; f < run_.files.size(); ++f) {
+      const Resume& resume = resumes_[f];
+      if (!resume.set_aside) continue;
       FileResult& file = run_.files[f];
-      FileWork& fw = files_[f];
-      std::vector<Piece*> deferred;
-      for (std::size_t i = fw.first_deferred; i < fw.pieces.size(); ++i) {
-        if (fw.pieces[i].work.outcome == Outcome::Deferred) deferred.push_back(&fw.pieces[i]);
+      yaml::StreamSplitter split(file.original, resume.offset, resume.first_line);
+      std::uint32_t index = resume.index;
+      while (fill(split, index)) {
+        parallel_for(window_.size(), workers_,
+                     [&](std::size_t i) { analyze(file, window_[i], Mode::Full, false); });
+        for (Piece& piece : window_) {
+          collect(file, piece);
+          finish(file, piece);
+        }
       }
-      parallel_for(deferred.size(), workers_,
-                   [&](std::size_t i) { analyze(file, *deferred[i], false); });
-      for (Piece* piece : deferred)
-        merge(file, *piece);
-      for (std::size_t i = fw.first_deferred; i < fw.pieces.size(); ++i)
-        append(file, fw.pieces[i]);
-      fw.pieces.clear();
     }
   }
 
  private:
-  // Folds a document's work into the run, in document order. The first
-  // error of a file is the one reported.
-  void merge(const FileResult& file, Piece& piece) {
+  // The next window of documents; false at the end of the stream.
+  bool fill(yaml::StreamSplitter& split, std::uint32_t& index) {
+    window_.clear();
+    std::size_t bytes = 0;
+    while (window_.size() < kWindow && bytes < kWindowBytes) {
+      std::optional<yaml::DocumentText> doc = split.next();
+      if (!doc) break;
+      Piece& piece = window_.emplace_back();
+      piece.doc = *doc;
+      piece.index = index++;
+      bytes += doc->text.size();
+    }
+    return !window_.empty();
+  }
+
+  // What every document analysed gives the run, final or not: the first
+  // error of a file is the one reported; pull secrets and images to resolve.
+  void collect(const FileResult& file, Piece& piece) {
     Work& w = piece.work;
     if (w.error) std::rethrow_exception(w.error);
-    run_.workloads += w.workloads;
-    run_.templates += w.templates;
-    run_.unresolved_failure = run_.unresolved_failure || w.unresolved_failure;
     if (!w.secrets.empty()) wants_.add_secrets(w.secrets, file.input.name);
     for (WantCollector::Use& use : w.uses)
       wants_.add_use(std::move(use));
-    for (placement::Finding& f : w.findings)
-      run_.findings.push_back(std::move(f));
-    w.secrets.clear();
-    w.uses.clear();
-    w.findings.clear();
-    w.findings.shrink_to_fit();
+  }
+
+  // Folds a final document's work into the run, in document order.
+  void finish(FileResult& file, Piece& piece) {
+    Work& w = piece.work;
+    run_.workloads += w.workloads;
+    run_.templates += w.templates;
+    run_.unresolved_failure = run_.unresolved_failure || w.unresolved_failure;
+    report::sort_findings(w.findings);
+    for (const placement::Finding& f : w.findings) {
+      run_.counts.add(f.severity);
+      if (!f.fixable && f.severity == placement::Severity::Error) ++run_.unfixable_errors;
+      sink_(f);
+    }
+    append(file, piece);
   }
 
   static void append(FileResult& file, Piece& piece) {
@@ -152,12 +181,12 @@ class Pipeline {
     file.edits.replace(piece.doc.offset, piece.doc.text.size(), std::move(piece.work.edited));
   }
 
-  void analyze(const FileResult& file, Piece& piece, bool first) noexcept {
+  void analyze(const FileResult& file, Piece& piece, Mode mode, bool first) noexcept {
     Work& w = piece.work;
     w = Work();
     try {
       try {
-        w.outcome = process_document(file, piece, first);
+        w.outcome = process_document(file, piece, mode, first);
         // fix and --remove report only what is left for a person to do.
         if (task_ != Task::Lint) {
           std::erase_if(w.findings, [](const placement::Finding& f) {
@@ -192,7 +221,7 @@ class Pipeline {
     return all;
   }
 
-  Outcome process_document(const FileResult& file, Piece& piece, bool first) {
+  Outcome process_document(const FileResult& file, Piece& piece, Mode mode, bool first) {
     const yaml::DocumentText& doc = piece.doc;
     Work& work = piece.work;
     if (!doc.has_content) return Outcome::Unchanged;
@@ -201,6 +230,7 @@ class Pipeline {
     std::vector<manifest::Workload> workloads = manifest::discover(tree, config_.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
     if (first && !look_up_locally(workloads, work)) return Outcome::Deferred;
+    if (mode == Mode::CollectImages) return Outcome::Deferred;
 
     placement::Lookup lookup = [this](const image::Reference& ref) {
       // Everything was looked up above or resolved since; an image that was
@@ -294,43 +324,53 @@ class Pipeline {
     return removed;
   }
 
+  // Where a file's documents set aside begin.
+  struct Resume {
+    bool set_aside = false;
+    std::uint32_t offset = 0;
+    std::uint32_t first_line = 0;
+    std::uint32_t index = 0;
+  };
+
   const placement::Config& config_;
   resolve::Resolver& resolver_;
   Task task_;
+  const FindingSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
   WantCollector wants_;
   unsigned workers_;
-  // What the documents of a file yielded; output is assembled up to the
-  // first document set aside for the registry.
-  struct FileWork {
-    std::vector<Piece> pieces;
-    std::size_t first_deferred = 0;
-  };
-  std::deque<FileWork> files_;
+  bool waiting_ = false;         // a document was set aside for the registry
+  std::vector<Resume> resumes_;  // one per file
+  std::vector<Piece> window_;
 };
 
 }  // namespace
 
 RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
                        const placement::Config& config, resolve::Resolver& resolver, Task task,
-                       const RunOptions& options) {
+                       const FindingSink& sink, const RunOptions& options) {
+  // Files in the order of their names, which is the order of the report.
+  std::vector<const manifest::InputFile*> ordered;
+  for (const manifest::InputFile& input : inputs)
+    ordered.push_back(&input);
+  std::stable_sort(ordered.begin(), ordered.end(),
+                   [](const auto* a, const auto* b) { return a->name < b->name; });
   RunResult run;
   run.files.reserve(inputs.size());  // pieces point into the files' text
-  Pipeline pipeline(config, resolver, task, options, run);
-  for (const manifest::InputFile& input : inputs) {
+  Pipeline pipeline(config, resolver, task, sink, options, run);
+  for (const manifest::InputFile* input : ordered) {
     FileResult& file = run.files.emplace_back();
-    file.input = input;
-    file.original = input.is_stdin ? read_stdin() : read_file(input.path, &file.identity);
+    file.input = *input;
+    file.original = input->is_stdin ? read_stdin() : read_file(input->path, &file.identity);
     try {
       yaml::check_encoding(file.original);
     } catch (const Error& e) {
-      throw e.in_file(input.name);
+      throw e.in_file(input->name);
     }
     pipeline.first_pass(file);
   }
   pipeline.second_pass();
-  report::sort_findings(run.findings);
   return run;
 }
 

@@ -4,6 +4,7 @@
 // the results.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
+#include <archfit/report/report.hpp>
 #include <archfit/resolve/resolver.hpp>
 
 namespace archfit::cli {
@@ -31,8 +33,9 @@ struct FileResult {
 };
 
 struct RunResult {
-  std::vector<FileResult> files;
-  std::vector<placement::Finding> findings;  // sorted for reporting
+  std::vector<FileResult> files;     // by name: the order findings are reported in
+  report::Counts counts;             // of every finding reported
+  std::size_t unfixable_errors = 0;  // findings of severity error that fix does not fix
   std::size_t workloads = 0;
   std::size_t templates = 0;
   // An image could not be resolved and resolve.onUnresolved is fail.
@@ -44,9 +47,14 @@ struct RunOptions {
   resolve::ProgressOptions progress;
 };
 
+// Receives each finding once it is final, in report order: files by name,
+// then documents, then line, column and rule. The run keeps none of them, so
+// that its memory follows its input, not the number of findings.
+using FindingSink = std::function<void(const placement::Finding&)>;
+
 // Throws Error(Input) with file:line:col for unreadable or invalid input.
 RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
                        const placement::Config& config, resolve::Resolver& resolver, Task task,
-                       const RunOptions& options = {});
+                       const FindingSink& sink, const RunOptions& options = {});
 
 }  // namespace archfit::cli

@@ -45,38 +45,48 @@ WantCollector::Use WantCollector::use_of(const manifest::PodTemplate& t,
 
 void WantCollector::add_use(const manifest::PodTemplate& t, const image::Reference& ref,
                             std::string_view pull_policy) {
-  uses_.push_back(use_of(t, ref, pull_policy));
+  add_use(use_of(t, ref, pull_policy));
+}
+
+void WantCollector::add_use(Use use) {
+  auto [it, inserted] = by_ref_.try_emplace(use.ref.canonical(), images_.size());
+  if (inserted) {
+    images_.push_back(Image{std::move(use.ref), use.ttl, {}});
+  } else {
+    images_[it->second].ttl = std::min(images_[it->second].ttl, use.ttl);
+  }
+  // Most templates list no pull secrets; their namespace does not matter.
+  if (!use.secrets.empty()) {
+    images_[it->second].users.emplace(std::move(use.namespace_name), std::move(use.secrets));
+  }
 }
 
 std::vector<resolve::Want> WantCollector::wants() const {
-  std::map<std::string, resolve::Want> by_ref;
-  std::map<std::string, std::set<std::string>> credential_keys;
-  std::vector<std::string> order;
-  for (const Use& use : uses_) {
-    auto [it, inserted] =
-        by_ref.try_emplace(use.ref.canonical(), resolve::Want{use.ref, use.ttl, {}});
-    if (inserted) {
-      order.push_back(use.ref.canonical());
-    } else {
-      it->second.tag_ttl = std::min(it->second.tag_ttl, use.ttl);
-    }
-    std::vector<registry::PullSecretAuths> listed;
-    for (const std::string& name : use.secrets) {
-      auto secret = secrets_.find(use.namespace_name + "/" + name);
-      if (secret != secrets_.end()) listed.push_back(secret->second);
-    }
-    for (registry::Credential& c : registry::match_pull_secrets(listed, use.ref)) {
-      // The same secret used by several templates counts once.
-      if (credential_keys[use.ref.canonical()].insert(c.source + "\n" + c.username).second) {
-        it->second.credentials.push_back(std::move(c));
+  std::vector<resolve::Want> out;
+  out.reserve(images_.size());
+  for (const Image& image : images_) {
+    resolve::Want& want = out.emplace_back(resolve::Want{image.ref, image.ttl, {}});
+    std::set<std::string> credential_keys;
+    for (const auto& [namespace_name, names] : image.users) {
+      std::vector<registry::PullSecretAuths> listed;
+      for (const std::string& name : names) {
+        auto secret = secrets_.find(namespace_name + "/" + name);
+        if (secret != secrets_.end()) listed.push_back(secret->second);
+      }
+      for (registry::Credential& c : registry::match_pull_secrets(listed, image.ref)) {
+        // The same secret used by several templates counts once.
+        if (credential_keys.insert(c.source + "\n" + c.username).second) {
+          want.credentials.push_back(std::move(c));
+        }
       }
     }
   }
-  std::vector<resolve::Want> out;
-  out.reserve(order.size());
-  for (const std::string& key : order)
-    out.push_back(std::move(by_ref.at(key)));
   return out;
+}
+
+void WantCollector::clear() {
+  std::vector<Image>().swap(images_);
+  std::unordered_map<std::string, std::size_t>().swap(by_ref_);
 }
 
 }  // namespace archfit::cli

@@ -5,8 +5,11 @@
 
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include <archfit/manifest/pull_secrets.hpp>
@@ -42,17 +45,29 @@ class WantCollector {
   };
   Use use_of(const manifest::PodTemplate& t, const image::Reference& ref,
              std::string_view pull_policy) const;
-  void add_use(Use use) { uses_.push_back(std::move(use)); }
+  // Uses of the same image by templates with the same namespace and pull
+  // secrets count once: a run holds one entry per image, not per use.
+  void add_use(Use use);
 
-  bool empty() const { return uses_.empty(); }
+  bool empty() const { return images_.empty(); }
+  // Forgets the images (once they are resolved); secrets and warnings stay.
+  void clear();
   // One want per image, with credentials from the secrets seen by now.
   std::vector<resolve::Want> wants() const;
   // Pull secrets that could not be read ("file:line:col: ..."), for stderr.
   const std::vector<std::string>& warnings() const { return warnings_; }
 
  private:
+  // An image and who uses it: (namespace, listed secrets) pairs.
+  struct Image {
+    image::Reference ref;
+    std::chrono::seconds ttl;
+    std::set<std::pair<std::string, std::vector<std::string>>> users;
+  };
+
   const resolve::Settings& settings_;
-  std::vector<Use> uses_;
+  std::vector<Image> images_;                            // in the order first used
+  std::unordered_map<std::string, std::size_t> by_ref_;  // canonical -> images_ index
   // "namespace/name" -> parsed secret
   std::map<std::string, registry::PullSecretAuths> secrets_;
   std::vector<std::string> warnings_;

@@ -122,8 +122,10 @@ class DocumentEditor::Session {
   }
 
   void diff_mapping(NodeRef node, const Value& want) {
-    if (want.entries().empty()) return clear(node, want);
     bool merges = has_merge_key(node);
+    // A mapping with merge keys that bring nothing in reads as empty, but
+    // its merge keys stay: only its own keys are taken out.
+    if (want.entries().empty() && !merges) return clear(node, want);
     std::vector<std::size_t> removed;
     std::vector<bool> wanted(node.size(), false);
     // New entries, by the existing key they go before (node.size(): at the end).

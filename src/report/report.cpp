@@ -1,12 +1,12 @@
-#include <archfit/base/error.hpp>
-#include <archfit/report/report.hpp>
-
 #include <algorithm>
 #include <string>
 #include <tuple>
 
-#include <rapidjson/stringbuffer.h>
+#include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/writer.h>
+
+#include <archfit/base/error.hpp>
+#include <archfit/report/report.hpp>
 
 namespace archfit::report {
 
@@ -19,16 +19,30 @@ Format parse_format(std::string_view name) {
   fail(ErrorKind::Usage, "unknown format \"" + std::string(name) + "\"; use text or json");
 }
 
-Counts count(const std::vector<Finding>& findings) {
-  Counts c;
-  for (const Finding& f : findings) {
-    switch (f.severity) {
-      case Severity::Error: ++c.errors; break;
-      case Severity::Warning: ++c.warnings; break;
-      case Severity::Info: ++c.infos; break;
-    }
+void Counts::add(Severity s) {
+  switch (s) {
+    case Severity::Error:
+      ++errors;
+      break;
+    case Severity::Warning:
+      ++warnings;
+      break;
+    case Severity::Info:
+      ++infos;
+      break;
   }
-  return c;
+}
+
+std::size_t Counts::at_least(Severity s) const {
+  switch (s) {
+    case Severity::Error:
+      return errors;
+    case Severity::Warning:
+      return errors + warnings;
+    case Severity::Info:
+      return errors + warnings + infos;
+  }
+  return 0;
 }
 
 void sort_findings(std::vector<Finding>& findings) {
@@ -46,89 +60,114 @@ std::string plural(std::size_t n, const char* word) {
   return out;
 }
 
-}  // namespace
+class TextWriter : public Writer {
+ public:
+  TextWriter(std::ostream& out, Severity shown) : out_(out), shown_(shown) {}
 
-void write_text(std::ostream& out, const std::vector<Finding>& findings, const Summary& summary,
-                Severity shown) {
-  for (const Finding& f : findings) {
-    if (f.severity < shown) continue;
-    out << f.file;
-    if (f.line > 0) out << ':' << f.line << ':' << f.column;
-    out << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
-        << '\n';
+  void add(const Finding& f) override {
+    if (f.severity < shown_) return;
+    out_ << f.file;
+    if (f.line > 0) out_ << ':' << f.line << ':' << f.column;
+    out_ << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
+         << '\n';
   }
-  Counts c = count(findings);
-  out << plural(c.errors, "error") << ", " << plural(c.warnings, "warning") << ", "
-      << plural(c.infos, "info") << " in " << plural(summary.files, "file") << " ("
-      << plural(summary.workloads, "workload") << ")\n";
-}
 
-void write_json(std::ostream& out, const std::vector<Finding>& findings, const Summary& summary) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  auto string = [&w](const char* key, const std::string& value) {
-    w.Key(key);
-    w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
-  };
-  auto raw_or_null = [&w](const char* key, const std::string& json) {
-    w.Key(key);
-    if (json.empty()) {
-      w.Null();
-    } else {
-      w.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
-    }
-  };
-  w.StartObject();
-  w.Key("findings");
-  w.StartArray();
-  for (const Finding& f : findings) {
-    w.StartObject();
+  void finish(const Summary& summary) override {
+    const Counts& c = summary.counts;
+    out_ << plural(c.errors, "error") << ", " << plural(c.warnings, "warning") << ", "
+         << plural(c.infos, "info") << " in " << plural(summary.files, "file") << " ("
+         << plural(summary.workloads, "workload") << ")\n";
+  }
+
+ private:
+  std::ostream& out_;
+  Severity shown_;
+};
+
+class JsonWriter : public Writer {
+ public:
+  explicit JsonWriter(std::ostream& out) : stream_(out), w_(stream_) {
+    w_.StartObject();
+    w_.Key("findings");
+    w_.StartArray();
+  }
+
+  void add(const Finding& f) override {
+    w_.StartObject();
     string("rule", f.rule);
-    string("severity", std::string(placement::severity_name(f.severity)));
+    string("severity", placement::severity_name(f.severity));
     string("message", f.message);
     string("file", f.file);
-    w.Key("line");
-    w.Uint(f.line);
-    w.Key("column");
-    w.Uint(f.column);
-    w.Key("document");
-    w.Uint(f.document);
-    w.Key("resource");
-    w.StartObject();
+    w_.Key("line");
+    w_.Uint(f.line);
+    w_.Key("column");
+    w_.Uint(f.column);
+    w_.Key("document");
+    w_.Uint(f.document);
+    w_.Key("resource");
+    w_.StartObject();
     string("apiVersion", f.resource.api_version);
     string("kind", f.resource.kind);
     string("namespace", f.resource.namespace_name);
     string("name", f.resource.name);
-    w.EndObject();
-    w.Key("field");
-    w.StartObject();
+    w_.EndObject();
+    w_.Key("field");
+    w_.StartObject();
     string("path", f.field_path);
     raw_or_null("current", f.current);
     raw_or_null("proposed", f.proposed);
-    w.EndObject();
-    w.Key("fixable");
-    w.Bool(f.fixable);
-    w.EndObject();
+    w_.EndObject();
+    w_.Key("fixable");
+    w_.Bool(f.fixable);
+    w_.EndObject();
   }
-  w.EndArray();
-  Counts c = count(findings);
-  w.Key("summary");
-  w.StartObject();
-  w.Key("files");
-  w.Uint64(summary.files);
-  w.Key("workloads");
-  w.Uint64(summary.workloads);
-  w.Key("templates");
-  w.Uint64(summary.templates);
-  w.Key("errors");
-  w.Uint64(c.errors);
-  w.Key("warnings");
-  w.Uint64(c.warnings);
-  w.Key("infos");
-  w.Uint64(c.infos);
-  w.EndObject();
-  w.EndObject();
-  out << buffer.GetString() << '\n';
+
+  void finish(const Summary& summary) override {
+    w_.EndArray();
+    w_.Key("summary");
+    w_.StartObject();
+    w_.Key("files");
+    w_.Uint64(summary.files);
+    w_.Key("workloads");
+    w_.Uint64(summary.workloads);
+    w_.Key("templates");
+    w_.Uint64(summary.templates);
+    w_.Key("errors");
+    w_.Uint64(summary.counts.errors);
+    w_.Key("warnings");
+    w_.Uint64(summary.counts.warnings);
+    w_.Key("infos");
+    w_.Uint64(summary.counts.infos);
+    w_.EndObject();
+    w_.EndObject();
+    stream_.Flush();
+    stream_.Put('\n');
+    stream_.Flush();
+  }
+
+ private:
+  void string(const char* key, std::string_view value) {
+    w_.Key(key);
+    w_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  }
+  void raw_or_null(const char* key, const std::string& json) {
+    w_.Key(key);
+    if (json.empty()) {
+      w_.Null();
+    } else {
+      w_.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+    }
+  }
+
+  rapidjson::OStreamWrapper stream_;
+  rapidjson::Writer<rapidjson::OStreamWrapper> w_;
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> make_writer(Format format, std::ostream& out, Severity shown) {
+  if (format == Format::Json) return std::make_unique<JsonWriter>(out);
+  return std::make_unique<TextWriter>(out, shown);
 }
 
 }  // namespace archfit::report

@@ -34,11 +34,11 @@ Resolver::~Resolver() = default;
 std::unique_ptr<Resolution> Resolver::from_local(const image::Reference& ref,
                                                  std::chrono::seconds tag_ttl) const {
   if (sources_.use_lock) {
-    if (const cache::LockEntry* entry = lock_.find(ref)) {
+    if (std::optional<cache::LockEntry> entry = lock_.find(ref)) {
       auto r = std::make_unique<Resolution>();
       r->ok = true;
-      r->platforms = entry->platforms;
-      r->digest = entry->digest;
+      r->platforms = std::move(entry->platforms);
+      r->digest = std::move(entry->digest);
       r->source = Source::Lock;
       return r;
     }
@@ -61,8 +61,7 @@ std::unique_ptr<Resolution> Resolver::from_local(const image::Reference& ref,
   return r;
 }
 
-std::string Resolver::miss_message(const image::Reference& ref) const {
-  (void)ref;
+std::string Resolver::miss_message() const {
   std::string where = sources_.use_lock
                           ? "not in the lock file " +
                                 (lock_name_.empty() ? std::string("(none was found)") : lock_name_)
@@ -76,7 +75,7 @@ std::string Resolver::miss_message(const image::Reference& ref) const {
 const Resolution* Resolver::store(const image::Reference& ref, Resolution r) {
   std::lock_guard<std::mutex> hold(mutex_);
   auto [it, inserted] = results_.try_emplace(ref.canonical());
-  if (!inserted) return it->second.get();
+  if (!inserted) return it->second;
   ++stats_.images;
   if (!r.ok) {
     ++stats_.failed;
@@ -87,8 +86,23 @@ const Resolution* Resolver::store(const image::Reference& ref, Resolution r) {
   } else {
     ++stats_.from_registry;
   }
-  it->second = std::make_unique<Resolution>(std::move(r));
-  return it->second.get();
+  it->second = &answers_.emplace_back(std::move(r));
+  return it->second;
+}
+
+const Resolution* Resolver::store_miss(const image::Reference& ref) {
+  std::lock_guard<std::mutex> hold(mutex_);
+  auto [it, inserted] = results_.try_emplace(ref.canonical());
+  if (!inserted) return it->second;
+  ++stats_.images;
+  ++stats_.failed;
+  if (miss_ == nullptr) {
+    Resolution miss;
+    miss.error = miss_message();
+    miss_ = &answers_.emplace_back(std::move(miss));
+  }
+  it->second = miss_;
+  return miss_;
 }
 
 const Resolution* Resolver::resolve_local(const image::Reference& ref,
@@ -98,9 +112,7 @@ const Resolution* Resolver::resolve_local(const image::Reference& ref,
     return store(ref, std::move(*local));
   }
   if (can_reach_registry()) return nullptr;
-  Resolution miss;
-  miss.error = miss_message(ref);
-  return store(ref, std::move(miss));
+  return store_miss(ref);
 }
 
 registry::Client& Resolver::client() {
@@ -181,7 +193,7 @@ void Resolver::resolve_all(const std::vector<Want>& wants, const ProgressOptions
 const Resolution* Resolver::find(const image::Reference& ref) const {
   std::lock_guard<std::mutex> hold(mutex_);
   auto it = results_.find(ref.canonical());
-  return it == results_.end() ? nullptr : it->second.get();
+  return it == results_.end() ? nullptr : it->second;
 }
 
 Stats Resolver::stats() const {

@@ -11,34 +11,6 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-// Finds line ends quickly: memchr for LF, with the next CR cached so that
-// CRLF and lone-CR files (libyaml counts a lone CR as a line break) cost little.
-class LineScanner {
- public:
-  explicit LineScanner(std::string_view s) : s_(s) {}
-
-  // Length of the line starting at `pos`, including its line break.
-  std::size_t line_length(std::size_t pos) {
-    const char* base = s_.data();
-    std::size_t size = s_.size();
-    if (!cr_known_ || next_cr_ < pos) {
-      cr_known_ = true;
-      const void* cr = std::memchr(base + pos, '\r', size - pos);
-      next_cr_ = cr ? static_cast<const char*>(cr) - base : size;
-    }
-    const void* lf = std::memchr(base + pos, '\n', std::min(size, next_cr_ + 1) - pos);
-    std::size_t end = lf ? static_cast<const char*>(lf) - base : next_cr_;
-    if (end >= size) return size - pos;
-    if (s_[end] == '\r' && end + 1 < size && s_[end + 1] == '\n') ++end;
-    return end + 1 - pos;
-  }
-
- private:
-  std::string_view s_;
-  std::size_t next_cr_ = 0;
-  bool cr_known_ = false;
-};
-
 bool is_marker(std::string_view line, char c) {
   if (line.size() < 3 || line[0] != c || line[1] != c || line[2] != c) return false;
   if (line.size() == 3) return true;
@@ -57,56 +29,85 @@ bool is_blank_or_comment(std::string_view line) {
 
 }  // namespace
 
-std::vector<DocumentText> split_stream(std::string_view stream) {
+StreamSplitter::StreamSplitter(std::string_view stream, std::uint32_t offset,
+                               std::uint32_t first_line)
+    : stream_(stream), pos_(offset), start_(offset), line_no_(first_line) {
   if (stream.size() > std::numeric_limits<std::uint32_t>::max()) {
     fail(ErrorKind::Input, "input is larger than 4 GiB; split it into several files");
   }
-  std::vector<DocumentText> docs;
-  if (stream.empty()) return docs;
-  DocumentText current;
-  std::size_t start = 0;  // of `current`
-  std::uint32_t line_no = 0;
+  current_.first_line = first_line;
+  if (offset == 0 && stream.substr(0, kBom.size()) == kBom) pos_ = kBom.size();
+}
 
-  auto close_at = [&](std::size_t pos, std::uint32_t next_line) {
-    current.text = stream.substr(start, pos - start);
-    current.offset = static_cast<std::uint32_t>(start);
-    docs.push_back(current);
-    current = DocumentText{};
-    current.first_line = next_line;
-    start = pos;
-  };
+void StreamSplitter::close_at(std::size_t pos, std::uint32_t next_line) {
+  current_.text = stream_.substr(start_, pos - start_);
+  current_.offset = static_cast<std::uint32_t>(start_);
+  if (pending_) ready_ = pending_;
+  pending_ = current_;
+  current_ = DocumentText{};
+  current_.first_line = next_line;
+  start_ = pos;
+}
 
-  std::size_t pos = 0;
-  if (stream.substr(0, kBom.size()) == kBom) pos = kBom.size();
-  LineScanner lines(stream);
-  while (pos < stream.size()) {
-    std::size_t len = lines.line_length(pos);
-    std::string_view line = stream.substr(pos, len);
+std::optional<DocumentText> StreamSplitter::next() {
+  // A document is handed out once the next one has begun, or at the end: the
+  // comments after a last `...` belong to the document before them.
+  while (!ready_ && pos_ < stream_.size()) {
+    std::size_t len = line_length(pos_);
+    std::string_view line = stream_.substr(pos_, len);
     if (is_marker(line, '-')) {
-      if (current.explicit_start || current.has_content) close_at(pos, line_no);
-      current.explicit_start = true;
-      if (!is_blank_or_comment(line.substr(3))) current.has_content = true;
+      if (current_.explicit_start || current_.has_content) close_at(pos_, line_no_);
+      current_.explicit_start = true;
+      if (!is_blank_or_comment(line.substr(3))) current_.has_content = true;
     } else if (is_marker(line, '.')) {
-      close_at(pos + len, line_no + 1);
-    } else if (!current.has_content && !is_blank_or_comment(line)) {
-      bool directive = line[0] == '%' && !current.explicit_start && !current.has_content;
-      if (!directive) current.has_content = true;
+      close_at(pos_ + len, line_no_ + 1);
+    } else if (!current_.has_content && !is_blank_or_comment(line)) {
+      bool directive = line[0] == '%' && !current_.explicit_start && !current_.has_content;
+      if (!directive) current_.has_content = true;
     }
-    pos += len;
-    ++line_no;
+    pos_ += len;
+    ++line_no_;
   }
+  if (!ready_ && !finished_) {
+    finished_ = true;
+    // What is left: a document, or only comments after a `...`, which stay
+    // with the document they follow.
+    bool leftover_is_trailer = !current_.explicit_start && !current_.has_content && pending_;
+    if (leftover_is_trailer) {
+      pending_->text = stream_.substr(pending_->offset, stream_.size() - pending_->offset);
+    } else if (start_ < stream_.size()) {
+      close_at(stream_.size(), line_no_);
+    }
+  }
+  if (!ready_ && finished_) {
+    ready_ = pending_;
+    pending_.reset();
+  }
+  std::optional<DocumentText> out = ready_;
+  ready_.reset();
+  return out;
+}
 
-  // What is left: a document, or only comments after a `...`, which stay with
-  // the document they follow.
-  bool leftover_is_trailer = !current.explicit_start && !current.has_content && !docs.empty();
-  if (leftover_is_trailer) {
-    if (start < stream.size()) {
-      DocumentText& last = docs.back();
-      last.text = stream.substr(last.offset, stream.size() - last.offset);
-    }
-  } else {
-    close_at(stream.size(), line_no);
+std::size_t StreamSplitter::line_length(std::size_t pos) {
+  const char* base = stream_.data();
+  std::size_t size = stream_.size();
+  if (!cr_known_ || next_cr_ < pos) {
+    cr_known_ = true;
+    const void* cr = std::memchr(base + pos, '\r', size - pos);
+    next_cr_ = cr ? static_cast<std::size_t>(static_cast<const char*>(cr) - base) : size;
   }
+  const void* lf = std::memchr(base + pos, '\n', std::min(size, next_cr_ + 1) - pos);
+  std::size_t end = lf ? static_cast<std::size_t>(static_cast<const char*>(lf) - base) : next_cr_;
+  if (end >= size) return size - pos;
+  if (stream_[end] == '\r' && end + 1 < size && stream_[end + 1] == '\n') ++end;
+  return end + 1 - pos;
+}
+
+std::vector<DocumentText> split_stream(std::string_view stream) {
+  std::vector<DocumentText> docs;
+  StreamSplitter split(stream);
+  while (std::optional<DocumentText> doc = split.next())
+    docs.push_back(*doc);
   return docs;
 }
 
@@ -129,11 +130,13 @@ Location position_of(std::string_view stream, std::size_t pos) {
 }  // namespace
 
 void check_encoding(std::string_view stream) {
-  auto starts = [&stream](std::string_view prefix) { return stream.substr(0, prefix.size()) == prefix; };
+  auto starts = [&stream](std::string_view prefix) {
+    return stream.substr(0, prefix.size()) == prefix;
+  };
   using namespace std::string_view_literals;
   const char* encoding = starts("\x00\x00\xFE\xFF"sv) || starts("\xFF\xFE\x00\x00"sv) ? "UTF-32"
-                         : starts("\xFE\xFF"sv) || starts("\xFF\xFE"sv)                   ? "UTF-16"
-                                                                                          : nullptr;
+                         : starts("\xFE\xFF"sv) || starts("\xFF\xFE"sv)               ? "UTF-16"
+                                                                                      : nullptr;
   if (encoding != nullptr) {
     Location where;
     where.line = 1;
@@ -141,7 +144,8 @@ void check_encoding(std::string_view stream) {
     fail(ErrorKind::Input,
          std::string("the file is ") + encoding +
              " (it starts with that byte order mark); archfit reads UTF-8: convert it, e.g. "
-             "iconv -f " + encoding + " -t UTF-8",
+             "iconv -f " +
+             encoding + " -t UTF-8",
          where);
   }
   if (const void* nul = std::memchr(stream.data(), '\0', stream.size())) {

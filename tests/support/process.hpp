@@ -40,6 +40,12 @@ class TempDir {
   std::filesystem::path path_;
 };
 
+// How many entries a directory has (a temporary file left behind shows).
+inline std::size_t entries_in(const std::filesystem::path& dir) {
+  return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(dir),
+                                                std::filesystem::directory_iterator()));
+}
+
 // True when `part` occurs in `text` (for output checks).
 inline bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

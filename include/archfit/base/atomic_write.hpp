@@ -31,6 +31,8 @@ class PendingWrite {
   // changed: here and again right before commit() renames.
   PendingWrite(const std::filesystem::path& path, const std::vector<std::string_view>& parts,
                const FileIdentity* read_as = nullptr);
+  PendingWrite(const std::filesystem::path& path, const Content& content,
+               const FileIdentity* read_as = nullptr);
   ~PendingWrite();
   PendingWrite(const PendingWrite&) = delete;
   PendingWrite& operator=(const PendingWrite&) = delete;
@@ -54,5 +56,6 @@ void write_atomically(const std::filesystem::path& path, std::string_view data);
 // The same with the content given as consecutive parts.
 void write_atomically(const std::filesystem::path& path,
                       const std::vector<std::string_view>& parts);
+void write_atomically(const std::filesystem::path& path, const Content& content);
 
 }  // namespace archfit

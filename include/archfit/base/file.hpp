@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,8 +42,17 @@ std::string read_file(const std::filesystem::path& path, FileIdentity* identity 
 // Everything on standard input.
 std::string read_stdin();
 
+// Content made in pieces: a function that hands each piece, in order, to
+// `put`. Large content (a report held in a temporary file) goes from its
+// source to its destination without being held whole in memory.
+using Content = std::function<void(const std::function<void(std::string_view)>& put)>;
+
+// The parts, in order, as Content (they must outlive it).
+Content content_of(const std::vector<std::string_view>& parts);
+
 // The parts, in order, straight to standard output (after what std::cout
 // holds). Throws Error(Input) "cannot write <stdout>: <reason>".
 void write_stdout(const std::vector<std::string_view>& parts);
+void write_stdout(const Content& content);
 
 }  // namespace archfit

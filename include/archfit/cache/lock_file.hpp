@@ -4,13 +4,15 @@
 //                                                "platforms": ["linux/amd64"]}}}
 #pragma once
 
-#include <archfit/image/platform_set.hpp>
-#include <archfit/image/reference.hpp>
-
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
+
+#include <archfit/image/platform_set.hpp>
+#include <archfit/image/reference.hpp>
 
 namespace archfit::cache {
 
@@ -33,16 +35,26 @@ class LockFile {
   static LockFile load(const std::filesystem::path& path);
 
   // The entry for a reference, looked up by its canonical form.
-  const LockEntry* find(const image::Reference& ref) const;
+  std::optional<LockEntry> find(const image::Reference& ref) const;
   void set(const image::Reference& ref, LockEntry entry);
   std::size_t size() const { return entries_.size(); }
-  const std::map<std::string, LockEntry>& entries() const { return entries_; }
 
   // Deterministic text: keys sorted, 2-space indent, final newline.
   std::string serialize() const;
 
  private:
-  std::map<std::string, LockEntry> entries_;  // by canonical reference
+  // An entry as kept: its platforms are one of the few distinct sets a lock
+  // file holds, so that a lock of many images costs little more than its keys.
+  struct Stored {
+    std::string digest;
+    std::uint32_t platforms = 0;  // index into sets_
+  };
+  std::uint32_t intern(image::PlatformSet set);
+  LockEntry entry_of(const Stored& stored) const;
+
+  std::map<std::string, Stored> entries_;  // by canonical reference
+  std::vector<image::PlatformSet> sets_;
+  std::map<std::string, std::uint32_t> set_index_;  // by PlatformSet::str()
 };
 
 }  // namespace archfit::cache

@@ -2,12 +2,13 @@
 // findings exist and what they mean is decided elsewhere.
 #pragma once
 
-#include <archfit/placement/finding.hpp>
-
 #include <cstddef>
+#include <memory>
 #include <ostream>
 #include <string_view>
 #include <vector>
+
+#include <archfit/placement/finding.hpp>
 
 namespace archfit::report {
 
@@ -16,30 +17,40 @@ enum class Format { Text, Json };
 // Parses "text" / "json"; throws Error(Usage) naming the valid formats.
 Format parse_format(std::string_view name);
 
-struct Summary {
-  std::size_t files = 0;
-  std::size_t workloads = 0;
-  std::size_t templates = 0;
-};
-
 struct Counts {
   std::size_t errors = 0;
   std::size_t warnings = 0;
   std::size_t infos = 0;
+
+  void add(placement::Severity s);
+  // Findings of severity `at_least` or worse.
+  std::size_t at_least(placement::Severity s) const;
 };
-Counts count(const std::vector<placement::Finding>& findings);
+
+struct Summary {
+  std::size_t files = 0;
+  std::size_t workloads = 0;
+  std::size_t templates = 0;
+  Counts counts;  // of every finding, shown or not
+};
 
 // Findings in the order reports list them: by file, document, line, column, rule.
 void sort_findings(std::vector<placement::Finding>& findings);
 
-// One line per finding at or above `shown`,
+// Writes a report one finding at a time, in the order given, so that a run
+// need not hold its findings: then the summary.
+class Writer {
+ public:
+  virtual ~Writer() = default;
+  virtual void add(const placement::Finding& f) = 0;
+  virtual void finish(const Summary& summary) = 0;
+};
+
+// text: one line per finding at or above `shown`,
 //   file:line:col: severity rule-id: message
 // then a summary line counting all of them.
-void write_text(std::ostream& out, const std::vector<placement::Finding>& findings,
-                const Summary& summary, placement::Severity shown = placement::Severity::Info);
-
-// {"findings": [...], "summary": {...}}, every finding included.
-void write_json(std::ostream& out, const std::vector<placement::Finding>& findings,
-                const Summary& summary);
+// json: {"findings": [...], "summary": {...}}, every finding included.
+std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
+                                    placement::Severity shown = placement::Severity::Info);
 
 }  // namespace archfit::report

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <iosfwd>
 #include <map>
@@ -13,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <archfit/cache/lock_file.hpp>
@@ -116,19 +118,26 @@ class Resolver {
 
  private:
   const Resolution* store(const image::Reference& ref, Resolution r);
+  // A local miss without registry access: the answer all such misses share.
+  const Resolution* store_miss(const image::Reference& ref);
   std::unique_ptr<Resolution> from_local(const image::Reference& ref,
                                          std::chrono::seconds tag_ttl) const;
   Resolution from_registry(const Want& want);
   registry::Client& client();
-  std::string miss_message(const image::Reference& ref) const;
+  std::string miss_message() const;
 
   Settings settings_;
   cache::LockFile lock_;
   std::string lock_name_;
   Sources sources_;
   mutable std::mutex mutex_;
-  // Node-based so that pointers handed out stay valid as entries are added.
-  std::map<std::string, std::unique_ptr<Resolution>> results_;  // by canonical reference
+  // By canonical reference. The answers are owned by answers_ (a deque:
+  // pointers handed out stay valid as answers are added), except that every
+  // local miss shares one answer (its message names no image): a run over
+  // many unknown images holds a pointer for each, not a message.
+  std::unordered_map<std::string, const Resolution*> results_;
+  std::deque<Resolution> answers_;
+  const Resolution* miss_ = nullptr;
   registry::Client* client_ = nullptr;
   std::once_flag connected_;
   bool cache_has_digests_ = false;  // as resolve_all began

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +26,34 @@ struct DocumentText {
 // stream of only comments is one document without content. CRLF, lone CR and
 // LF line breaks, a BOM and a missing final newline are all kept as they are.
 std::vector<DocumentText> split_stream(std::string_view stream);
+
+// The same, one document at a time, so that a stream of many small documents
+// costs no list of them. It can start at any document's offset and first
+// line (as split_stream found them), and then yields that document and the
+// ones after it, exactly as split_stream would.
+class StreamSplitter {
+ public:
+  // Throws Error(Input) when the stream is larger than 4 GiB.
+  explicit StreamSplitter(std::string_view stream, std::uint32_t offset = 0,
+                          std::uint32_t first_line = 0);
+  // The next document, or nothing at the end.
+  std::optional<DocumentText> next();
+
+ private:
+  void close_at(std::size_t pos, std::uint32_t next_line);
+  std::size_t line_length(std::size_t pos);
+
+  std::string_view stream_;
+  std::size_t pos_ = 0;    // of the next line to read
+  std::size_t start_ = 0;  // of current_
+  std::uint32_t line_no_ = 0;
+  DocumentText current_;                 // being read
+  std::optional<DocumentText> pending_;  // closed; handed out when the next one is known
+  std::optional<DocumentText> ready_;    // to hand out
+  bool finished_ = false;
+  std::size_t next_cr_ = 0;  // line ends: memchr for LF, the next CR cached
+  bool cr_known_ = false;
+};
 
 // Refuses, with Error(Input) at the offending line and column, what archfit
 // cannot edit byte for byte: UTF-16 and UTF-32 text (a byte order mark or a

@@ -28,16 +28,12 @@ mode_t mode_of(const fs::path& p) {
   return st.st_mode & 07777;
 }
 
-std::size_t entries(const fs::path& dir) {
-  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {}));
-}
-
 TEST(AtomicWrite, CreatesAFileThatDoesNotExistYet) {
   TempDir tmp;
   write_atomically(tmp / "new.lock", "data\n");
   EXPECT_EQ(slurp(tmp / "new.lock"), "data\n");
   EXPECT_EQ(mode_of(tmp / "new.lock"), 0644u);
-  EXPECT_EQ(entries(tmp.path()), 1u) << "no temp file left";
+  EXPECT_EQ(testing::entries_in(tmp.path()), 1u) << "no temp file left";
 }
 
 TEST(AtomicWrite, ReplacesContentAndKeepsTheMode) {
@@ -47,7 +43,7 @@ TEST(AtomicWrite, ReplacesContentAndKeepsTheMode) {
   write_atomically(file, "new");
   EXPECT_EQ(slurp(file), "new");
   EXPECT_EQ(mode_of(file), 0640u);
-  EXPECT_EQ(entries(tmp.path()), 1u);
+  EXPECT_EQ(testing::entries_in(tmp.path()), 1u);
 }
 
 TEST(AtomicWrite, WritesThroughASymlinkAndKeepsTheLink) {
@@ -67,12 +63,13 @@ TEST(AtomicWrite, RefusesAReadOnlyFileAndLeavesItAlone) {
     write_atomically(file, "lost");
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("cannot write " + file.string() + ": the file is read-only"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(e.what()).find("cannot write " + file.string() + ": the file is read-only"),
+        std::string::npos)
         << e.what();
   }
   EXPECT_EQ(slurp(file), "keep");
-  EXPECT_EQ(entries(tmp.path()), 1u);
+  EXPECT_EQ(testing::entries_in(tmp.path()), 1u);
 }
 
 TEST(AtomicWrite, AMissingDirectoryIsNamed) {

@@ -450,7 +450,7 @@ TEST(LoadLockFile, ReadsTheLockBesideTheConfig) {
   LoadedConfig c = load_config(request(repo.path("deploy/app")));
   cache::LockFile lock = load_lock_file(c);
   EXPECT_EQ(lock.size(), 1u);
-  EXPECT_NE(lock.find(image::Reference::parse("nginx")), nullptr);
+  EXPECT_TRUE(lock.find(image::Reference::parse("nginx")));
 }
 
 // ---------------------------------------------------------------------------

@@ -108,7 +108,8 @@ INSTANTIATE_TEST_SUITE_P(
                  "{\"spec\": {\"containers\": []}}\n",
                  {"spec", "tolerations"},
                  "[{key: k, operator: Exists}]",
-                 "{\"spec\": {\"containers\": [], \"tolerations\": [{\"key\": \"k\", \"operator\": \"Exists\"}]}}\n"},
+                 "{\"spec\": {\"containers\": [], \"tolerations\": [{\"key\": \"k\", \"operator\": "
+                 "\"Exists\"}]}}\n"},
         EditCase{"null_value_becomes_block",
                  "spec:\n  affinity:\n  x: 1\n",
                  {"spec", "affinity"},
@@ -247,7 +248,10 @@ TEST_P(EditorRefuses, NamingTheConstruct) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, EditorRefuses,
     ::testing::Values(
-        Refusal{"alias_value", "base: &t [{key: a}]\nuse: *t\n", {"use"}, "[{key: a}, {key: b}]",
+        Refusal{"alias_value",
+                "base: &t [{key: a}]\nuse: *t\n",
+                {"use"},
+                "[{key: a}, {key: b}]",
                 "the alias *t, which stands for the anchor &t (line 1)"},
         Refusal{"alias_on_the_way", "m: &m {x: 1}\nspec: *m\n", {"spec", "y"}, "2", "alias *m"},
         Refusal{"merged_key_would_be_hidden",
@@ -273,9 +277,11 @@ TEST(Editor, MergedKeysAreLeftAsTheyAre) {
   std::string text = "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n";
   yaml::Tree tree = yaml::parse_document(text);
   DocumentEditor editor(tree, detect_layout(tree));
-  ASSERT_TRUE(editor.set(tree.root(), {"spec"}, read_value("{tolerations: [{key: a}], x: 1, z: 2}")))
+  ASSERT_TRUE(
+      editor.set(tree.root(), {"spec"}, read_value("{tolerations: [{key: a}], x: 1, z: 2}")))
       << editor.reason();
-  EXPECT_EQ(editor.apply(), "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n  z: 2\n");
+  EXPECT_EQ(editor.apply(),
+            "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n  z: 2\n");
 }
 
 // Adding a value and then setting the old value back gives the original bytes:
@@ -303,7 +309,8 @@ TEST_P(EditorRoundTrips, TakingOutWhatWasAddedGivesTheBytesBack) {
   const Value* was = &old;
   for (const std::string& key : c.path)
     was = was == nullptr ? nullptr : was->find(key);
-  bool ok = was != nullptr ? back.set(changed.root(), c.path, *was) : back.remove(changed.root(), c.path);
+  bool ok =
+      was != nullptr ? back.set(changed.root(), c.path, *was) : back.remove(changed.root(), c.path);
   ASSERT_TRUE(ok) << back.reason();
   EXPECT_EQ(back.apply(), c.input) << "after adding:\n" << added;
 }
@@ -321,7 +328,8 @@ INSTANTIATE_TEST_SUITE_P(
         RoundTrip{"empty_flow_mapping", "m: {}\nn: 1\n", {"m"}, "{a: {b: [c]}}"},
         RoundTrip{"null_tilde", "spec:\n  affinity: ~\n  x: 1\n", {"spec", "affinity"}, "{a: 1}"},
         RoundTrip{"null_empty", "spec:\n  affinity:\n  x: 1\n", {"spec", "affinity"}, "{a: 1}"},
-        RoundTrip{"null_word_in_flow", "{spec: {affinity: null}}\n", {"spec", "affinity"}, "{a: 1}"},
+        RoundTrip{
+            "null_word_in_flow", "{spec: {affinity: null}}\n", {"spec", "affinity"}, "{a: 1}"},
         RoundTrip{"crlf", "spec:\r\n  a: 1\r\n", {"spec", "b"}, "[x, y]"},
         RoundTrip{"no_final_newline", "spec:\n  a: 1", {"spec", "b"}, "[x]"},
         RoundTrip{"trailing_comment", "spec:\n  a: 1  # keep\n# end\n", {"spec", "b"}, "{c: d}"},
@@ -330,10 +338,12 @@ INSTANTIATE_TEST_SUITE_P(
                   {"terms"},
                   "[{matchExpressions: [{key: a, operator: In, values: [x]}, {key: b, operator: "
                   "Exists}]}]"},
-        RoundTrip{"multi_line_json",
-                  "{\n  \"spec\": {\n    \"a\": 1\n  }\n}\n",
-                  {"spec", "b"},
-                  "[1]"}),
+        // A mapping whose merge keys bring nothing in is not empty: emptying
+        // it of archfit's keys keeps them (found by fuzz/edit.cpp).
+        RoundTrip{"beside_merge_of_null", "d: &d\nm:\n  <<: *d\n", {"m"}, "{a: 1}"},
+        RoundTrip{"beside_merge_of_empty", "d: &d {}\nm:\n  <<: [*d]\n", {"m"}, "{a: 1}"},
+        RoundTrip{
+            "multi_line_json", "{\n  \"spec\": {\n    \"a\": 1\n  }\n}\n", {"spec", "b"}, "[1]"}),
     [](const auto& test) { return test.param.name; });
 
 }  // namespace

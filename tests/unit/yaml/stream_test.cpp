@@ -32,6 +32,29 @@ TEST_P(SplitStream, PiecesAndRoundTrip) {
   EXPECT_EQ(join(docs), c.input);
 }
 
+bool same(const DocumentText& a, const DocumentText& b) {
+  return a.text.data() == b.text.data() && a.text.size() == b.text.size() && a.offset == b.offset &&
+         a.first_line == b.first_line && a.explicit_start == b.explicit_start &&
+         a.has_content == b.has_content;
+}
+
+// Started at any document, the splitter yields that document and the rest,
+// exactly as the whole split did.
+TEST_P(SplitStream, ResumingAtAnyDocumentGivesTheSameRest) {
+  const SplitCase& c = GetParam();
+  std::vector<DocumentText> docs = split_stream(c.input);
+  for (std::size_t from = 0; from < docs.size(); ++from) {
+    StreamSplitter split(c.input, docs[from].offset, docs[from].first_line);
+    for (std::size_t i = from; i < docs.size(); ++i) {
+      std::optional<DocumentText> doc = split.next();
+      ASSERT_TRUE(doc) << "from " << from << ": document " << i << " missing";
+      EXPECT_TRUE(same(*doc, docs[i])) << "from " << from << ": document " << i;
+    }
+    EXPECT_FALSE(split.next()) << "from " << from;
+    EXPECT_FALSE(split.next()) << "from " << from << ", asked again";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, SplitStream,
     ::testing::Values(
