@@ -1,5 +1,7 @@
 #include "cli/documents.hpp"
 
+#include <optional>
+
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -12,10 +14,11 @@ void for_each_document(
     const std::function<void(const manifest::InputFile& input, const yaml::Tree& tree)>& visit) {
   for (const manifest::InputFile& input : inputs) {
     std::string data = input.is_stdin ? read_stdin() : read_file(input.path);
-    for (const yaml::DocumentText& doc : yaml::split_stream(data)) {
-      if (!doc.has_content) continue;
+    yaml::StreamSplitter split(data);
+    while (std::optional<yaml::DocumentText> doc = split.next()) {
+      if (!doc->has_content) continue;
       try {
-        yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
+        yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
         visit(input, tree);
       } catch (const Error& e) {
         if (!e.where().file.empty()) throw;
