@@ -61,3 +61,21 @@ ensure_schema_tools() {
   (cd "$SCHEMA_TOOLS" && npm install --silent --no-audit --no-fund kubernetes-models@5 js-yaml@4 >/dev/null) ||
     die "npm install kubernetes-models js-yaml failed"
 }
+
+# Microsoft's SARIF Multitool 5.7 (tests/reports) -> $SARIF_MULTITOOL, the
+# program that validates SARIF (`validate FILE --rule-kind Gh`).
+ensure_sarif_multitool() {
+  local dir=$TOOLS_DIR/sarif
+  SARIF_MULTITOOL=$dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
+  export SARIF_MULTITOOL
+  if [ ! -f "$SARIF_MULTITOOL" ]; then
+    ensure_npm
+    log "installing @microsoft/sarif-multitool into $dir"
+    mkdir -p "$dir"
+    [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
+    (cd "$dir" && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool@5.7.0 >/dev/null) ||
+      die "npm install @microsoft/sarif-multitool failed"
+  fi
+  [ -f "$SARIF_MULTITOOL" ] || die "the SARIF Multitool is not at $SARIF_MULTITOOL after npm install"
+  chmod u+x "$SARIF_MULTITOOL"
+}

@@ -12,6 +12,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/report_output.hpp"
 #include "cli/run_setup.hpp"
 
 namespace archfit::cli {
@@ -26,6 +27,7 @@ struct FixOptions {
   bool remove = false;
   bool quiet = false;
   bool verbose = false;
+  ReportFlags report{.format = "", .output = "", .category = ""};  // with --check
 };
 
 // What fix could not do, findings a person has to act on, one line each.
@@ -36,13 +38,46 @@ void write_leftover(std::ostream& out, const placement::Finding& f) {
   out << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
 }
 
+// fix --check --format F: lint's report of the same run (every finding), the
+// diff of what would change for formats that show it; exit 1 exactly when
+// something would change.
+int check_with_report(const FixOptions& o, RunSetup& setup) {
+  ReportFlags flags = o.report;
+  if (flags.format.empty()) flags.format = "text";
+  ReportOutput report(flags, o.verbose ? placement::Severity::Info : placement::Severity::Warning);
+  RunOptions options = setup.run_options;
+  options.report_everything = true;
+  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
+                               o.remove ? Task::Remove : Task::Fix, report.sink(), options);
+  for (const std::string& w : run.warnings)
+    std::cerr << w << '\n';
+  std::size_t changed = 0;
+  for (const FileResult& file : run.files) {
+    if (!file.changed()) continue;
+    ++changed;
+    if (report.format() == report::Format::Markdown) {
+      report.writer().add_diff(unified_diff(file.original, file.output(), "a/" + file.input.name,
+                                            "b/" + file.input.name));
+    }
+  }
+  report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
+  if (run.unresolved_failure) return kUnresolved;
+  return changed > 0 ? kChangesOrFindings : kOk;
+}
+
 int run_fix(const FixOptions& o) {
   if (o.check && o.diff) fail(ErrorKind::Usage, "--check and --diff cannot be used together");
+  bool reporting = !o.report.format.empty() || !o.report.output.empty();
+  if (reporting && !o.check) {
+    fail(ErrorKind::Usage, "--format and --output go with --check (a report of what fix would do)");
+  }
   RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
+  if (reporting) return check_with_report(o, setup);
   // Held back until every input was read, then printed before anything is
   // written.
   Spool leftovers;
-  FindingSink sink = [&](const placement::Finding& f) {
+  RunSink sink;
+  sink.finding = [&](const placement::Finding& f) {
     if (!o.quiet) write_leftover(leftovers.out(), f);
   };
   RunResult run = [&] {
@@ -150,6 +185,7 @@ void add_fix_command(CLI::App& app, RunState& state) {
       "--remove", o->remove,
       "Take out exactly what archfit added earlier (as its archfit.io/owned records say)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
+  add_report_flags(cmd, o->report);
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");
   add_common_flags(cmd, o->common);

@@ -5,11 +5,11 @@
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
-#include <archfit/base/spool.hpp>
 #include <archfit/report/report.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/pipeline.hpp"
+#include "cli/report_output.hpp"
 #include "cli/run_setup.hpp"
 
 namespace archfit::cli {
@@ -19,47 +19,26 @@ namespace {
 struct LintOptions {
   std::vector<std::string> paths;
   CommonFlags common;
-  std::string format = "text";
-  std::string output;
+  ReportFlags report;
   std::string fail_on = "error";
   bool verbose = false;
 };
 
 int run_lint(const LintOptions& o) {
-  report::Format format = report::parse_format(o.format);
   std::optional<placement::Severity> threshold;
-  if (o.fail_on == "error") {
-    threshold = placement::Severity::Error;
-  } else if (o.fail_on == "warning") {
-    threshold = placement::Severity::Warning;
-  } else if (o.fail_on == "info") {
-    threshold = placement::Severity::Info;
-  } else if (o.fail_on != "never") {
-    fail(ErrorKind::Usage,
-         "--fail-on: \"" + o.fail_on + "\" is not a severity; use error, warning, info or never");
-  }
+  if (o.fail_on != "never") threshold = placement::parse_severity(o.fail_on);
   RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
   // Infos (mutable tags, skipped images) are many; text shows them when asked.
   placement::Severity shown = o.verbose || threshold == placement::Severity::Info
                                   ? placement::Severity::Info
                                   : placement::Severity::Warning;
-  // The report is held back until every input was read: a run that fails
-  // prints no part of one.
-  Spool report_text;
-  std::unique_ptr<report::Writer> writer = report::make_writer(format, report_text.out(), shown);
-  RunResult run = run_pipeline(
-      setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint,
-      [&writer](const placement::Finding& f) { writer->add(f); }, setup.run_options);
+  ReportOutput report(o.report, shown);
+  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint,
+                               report.sink(), setup.run_options);
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
-
-  writer->finish(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
-  if (o.output.empty()) {
-    write_stdout(report_text.content());
-  } else {
-    write_atomically(o.output, report_text.content());
-  }
+  report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
   if (run.unresolved_failure) return kUnresolved;
   if (threshold && run.counts.at_least(*threshold) > 0) return kChangesOrFindings;
   return kOk;
@@ -73,10 +52,10 @@ void add_lint_command(CLI::App& app, RunState& state) {
       "lint", "Report pod templates whose placement does not fit their images' platforms");
   cmd->add_option("paths", o->paths,
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
-  cmd->add_option("--format", o->format, "Output format: text or json")->capture_default_str();
-  cmd->add_option("-o,--output", o->output, "Write the report to FILE instead of stdout");
+  add_report_flags(cmd, o->report);
   cmd->add_option("--fail-on", o->fail_on,
                   "Exit 1 when a finding has this severity or worse: error, warning, info, never")
+      ->check(CLI::IsMember({"error", "warning", "info", "never"}))
       ->capture_default_str();
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Also show info findings in text output; log registry requests and print how "

@@ -37,6 +37,7 @@ struct Work {
   Outcome outcome = Outcome::Unchanged;
   std::string edited;
   std::vector<placement::Finding> findings;
+  std::vector<report::WorkloadSeen> seen;  // when the sink wants workloads
   std::size_t workloads = 0;
   std::size_t templates = 0;
   bool unresolved_failure = false;
@@ -83,7 +84,7 @@ unsigned worker_count() {
 class Pipeline {
  public:
   Pipeline(const placement::Config& config, resolve::Resolver& resolver, Task task,
-           const FindingSink& sink, const RunOptions& options, RunResult& run)
+           const RunSink& sink, const RunOptions& options, RunResult& run)
       : config_(config),
         resolver_(resolver),
         task_(task),
@@ -167,11 +168,13 @@ class Pipeline {
     run_.workloads += w.workloads;
     run_.templates += w.templates;
     run_.unresolved_failure = run_.unresolved_failure || w.unresolved_failure;
+    for (const report::WorkloadSeen& seen : w.seen)
+      sink_.workload(seen);
     report::sort_findings(w.findings);
     for (const placement::Finding& f : w.findings) {
       run_.counts.add(f.severity);
       if (!f.fixable && f.severity == placement::Severity::Error) ++run_.unfixable_errors;
-      sink_(f);
+      sink_.finding(f);
     }
     append(file, piece);
   }
@@ -188,7 +191,7 @@ class Pipeline {
       try {
         w.outcome = process_document(file, piece, mode, first);
         // fix and --remove report only what is left for a person to do.
-        if (task_ != Task::Lint) {
+        if (task_ != Task::Lint && !options_.report_everything) {
           std::erase_if(w.findings, [](const placement::Finding& f) {
             return f.fixable || f.severity < placement::Severity::Warning;
           });
@@ -246,6 +249,11 @@ class Pipeline {
     std::size_t index = 0;
     for (const manifest::Workload& w : workloads) {
       ++work.workloads;
+      if (sink_.workload) {
+        work.seen.push_back(report::WorkloadSeen{
+            file.input.name, piece.index, w.object.line(),
+            placement::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name}});
+      }
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
         placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet()};
@@ -281,7 +289,7 @@ class Pipeline {
   }
 
   // fix plans quietly (see TemplateContext::quiet).
-  bool quiet() const { return task_ != Task::Lint; }
+  bool quiet() const { return task_ != Task::Lint && !options_.report_everything; }
 
   // A template archfit leaves as it is: what it would have fixed is left to
   // a person, who is told why, and all of it (fix planned it quietly, so it
@@ -335,7 +343,7 @@ class Pipeline {
   const placement::Config& config_;
   resolve::Resolver& resolver_;
   Task task_;
-  const FindingSink& sink_;
+  const RunSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
   WantCollector wants_;
@@ -349,7 +357,7 @@ class Pipeline {
 
 RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
                        const placement::Config& config, resolve::Resolver& resolver, Task task,
-                       const FindingSink& sink, const RunOptions& options) {
+                       const RunSink& sink, const RunOptions& options) {
   // Files in the order of their names, which is the order of the report.
   std::vector<const manifest::InputFile*> ordered;
   for (const manifest::InputFile& input : inputs)

@@ -45,16 +45,23 @@ struct RunResult {
 
 struct RunOptions {
   resolve::ProgressOptions progress;
+  // fix reports only what is left for a person to do, unless it reports
+  // everything lint would (fix --check --format).
+  bool report_everything = false;
 };
 
-// Receives each finding once it is final, in report order: files by name,
-// then documents, then line, column and rule. The run keeps none of them, so
-// that its memory follows its input, not the number of findings.
-using FindingSink = std::function<void(const placement::Finding&)>;
+// Receives what each document yields once it is final, in report order:
+// files by name, then documents; a document's workloads, then its findings by
+// line, column and rule. The run keeps none of them, so that its memory
+// follows its input, not the number of findings.
+struct RunSink {
+  std::function<void(const placement::Finding&)> finding;
+  std::function<void(const report::WorkloadSeen&)> workload;  // may be empty
+};
 
 // Throws Error(Input) with file:line:col for unreadable or invalid input.
 RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
                        const placement::Config& config, resolve::Resolver& resolver, Task task,
-                       const FindingSink& sink, const RunOptions& options = {});
+                       const RunSink& sink, const RunOptions& options = {});
 
 }  // namespace archfit::cli

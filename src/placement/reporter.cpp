@@ -2,6 +2,31 @@
 
 namespace archfit::placement::detail {
 
+namespace {
+
+// Where a node's text ends, trailing blanks and line breaks aside: the line
+// of its last character and the column after it (in characters).
+void end_of(yaml::NodeRef at, Finding& f) {
+  std::string_view text = at.text();
+  std::size_t last = text.find_last_not_of(" \t\r\n");
+  if (last == std::string_view::npos || f.line == 0) return;
+  text = text.substr(0, last + 1);
+  std::uint32_t line = f.line;
+  std::uint32_t column = f.column;
+  for (char c : text) {
+    if (c == '\n') {
+      ++line;
+      column = 1;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++column;
+    }
+  }
+  f.end_line = line;
+  f.end_column = column;
+}
+
+}  // namespace
+
 Finding& Reporter::add(const char* rule, Severity severity, std::string message, yaml::NodeRef at,
                        const std::string& field) {
   Finding& f = out_.emplace_back();
@@ -13,6 +38,7 @@ Finding& Reporter::add(const char* rule, Severity severity, std::string message,
   if (!at) at = where_.pod_template->spec;
   f.line = at.line();
   f.column = at.column();
+  end_of(at, f);
   const manifest::Workload& w = *where_.workload;
   f.resource = ResourceRef{w.api_version, w.kind, w.name, w.namespace_name};
   f.field_path = path(field);

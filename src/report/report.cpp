@@ -1,22 +1,60 @@
 #include <algorithm>
-#include <string>
+#include <cstdio>
 #include <tuple>
-
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/writer.h>
 
 #include <archfit/base/error.hpp>
 #include <archfit/report/report.hpp>
+
+#include "report/writers.hpp"
 
 namespace archfit::report {
 
 using placement::Finding;
 using placement::Severity;
 
+namespace {
+
+constexpr Format kFormats[] = {Format::Text,   Format::Json,  Format::Sarif,
+                               Format::Github, Format::Junit, Format::Markdown};
+
+}  // namespace
+
+std::string_view format_name(Format f) {
+  switch (f) {
+    case Format::Text:
+      return "text";
+    case Format::Json:
+      return "json";
+    case Format::Sarif:
+      return "sarif";
+    case Format::Github:
+      return "github";
+    case Format::Junit:
+      return "junit";
+    case Format::Markdown:
+      return "markdown";
+  }
+  return "text";
+}
+
+const std::vector<std::string>& format_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (Format f : kFormats)
+      out.emplace_back(format_name(f));
+    return out;
+  }();
+  return names;
+}
+
 Format parse_format(std::string_view name) {
-  if (name == "text") return Format::Text;
-  if (name == "json") return Format::Json;
-  fail(ErrorKind::Usage, "unknown format \"" + std::string(name) + "\"; use text or json");
+  for (Format f : kFormats) {
+    if (format_name(f) == name) return f;
+  }
+  std::string known;
+  for (const std::string& n : format_names())
+    known += (known.empty() ? "" : ", ") + n;
+  fail(ErrorKind::Usage, "unknown format \"" + std::string(name) + "\"; use " + known);
 }
 
 void Counts::add(Severity s) {
@@ -52,7 +90,48 @@ void sort_findings(std::vector<Finding>& findings) {
   });
 }
 
-namespace {
+std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
+                                    const WriterOptions& options) {
+  switch (format) {
+    case Format::Text:
+      return detail::text_writer(out, options);
+    case Format::Json:
+      return detail::json_writer(out, options);
+    case Format::Sarif:
+      return detail::sarif_writer(out, options);
+    case Format::Github:
+      return detail::github_writer(out, options);
+    case Format::Junit:
+      return detail::junit_writer(out, options);
+    case Format::Markdown:
+      return detail::markdown_writer(out, options);
+  }
+  return detail::text_writer(out, options);
+}
+
+// FNV-1a, 64 bits, over the parts with a separator no part contains.
+std::string fingerprint(const Finding& f) {
+  std::uint64_t h = 14695981039346656037ull;
+  auto mix = [&h](std::string_view part) {
+    for (unsigned char c : part) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+    h ^= 0xFF;  // not UTF-8: cannot occur inside a part
+    h *= 1099511628211ull;
+  };
+  for (std::string_view part :
+       {std::string_view(f.rule), std::string_view(f.resource.kind),
+        std::string_view(f.resource.namespace_name), std::string_view(f.resource.name),
+        std::string_view(f.field_path)}) {
+    mix(part);
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+namespace detail {
 
 std::string plural(std::size_t n, const char* word) {
   std::string out = std::to_string(n) + " " + word;
@@ -60,114 +139,6 @@ std::string plural(std::size_t n, const char* word) {
   return out;
 }
 
-class TextWriter : public Writer {
- public:
-  TextWriter(std::ostream& out, Severity shown) : out_(out), shown_(shown) {}
-
-  void add(const Finding& f) override {
-    if (f.severity < shown_) return;
-    out_ << f.file;
-    if (f.line > 0) out_ << ':' << f.line << ':' << f.column;
-    out_ << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
-         << '\n';
-  }
-
-  void finish(const Summary& summary) override {
-    const Counts& c = summary.counts;
-    out_ << plural(c.errors, "error") << ", " << plural(c.warnings, "warning") << ", "
-         << plural(c.infos, "info") << " in " << plural(summary.files, "file") << " ("
-         << plural(summary.workloads, "workload") << ")\n";
-  }
-
- private:
-  std::ostream& out_;
-  Severity shown_;
-};
-
-class JsonWriter : public Writer {
- public:
-  explicit JsonWriter(std::ostream& out) : stream_(out), w_(stream_) {
-    w_.StartObject();
-    w_.Key("findings");
-    w_.StartArray();
-  }
-
-  void add(const Finding& f) override {
-    w_.StartObject();
-    string("rule", f.rule);
-    string("severity", placement::severity_name(f.severity));
-    string("message", f.message);
-    string("file", f.file);
-    w_.Key("line");
-    w_.Uint(f.line);
-    w_.Key("column");
-    w_.Uint(f.column);
-    w_.Key("document");
-    w_.Uint(f.document);
-    w_.Key("resource");
-    w_.StartObject();
-    string("apiVersion", f.resource.api_version);
-    string("kind", f.resource.kind);
-    string("namespace", f.resource.namespace_name);
-    string("name", f.resource.name);
-    w_.EndObject();
-    w_.Key("field");
-    w_.StartObject();
-    string("path", f.field_path);
-    raw_or_null("current", f.current);
-    raw_or_null("proposed", f.proposed);
-    w_.EndObject();
-    w_.Key("fixable");
-    w_.Bool(f.fixable);
-    w_.EndObject();
-  }
-
-  void finish(const Summary& summary) override {
-    w_.EndArray();
-    w_.Key("summary");
-    w_.StartObject();
-    w_.Key("files");
-    w_.Uint64(summary.files);
-    w_.Key("workloads");
-    w_.Uint64(summary.workloads);
-    w_.Key("templates");
-    w_.Uint64(summary.templates);
-    w_.Key("errors");
-    w_.Uint64(summary.counts.errors);
-    w_.Key("warnings");
-    w_.Uint64(summary.counts.warnings);
-    w_.Key("infos");
-    w_.Uint64(summary.counts.infos);
-    w_.EndObject();
-    w_.EndObject();
-    stream_.Flush();
-    stream_.Put('\n');
-    stream_.Flush();
-  }
-
- private:
-  void string(const char* key, std::string_view value) {
-    w_.Key(key);
-    w_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-  }
-  void raw_or_null(const char* key, const std::string& json) {
-    w_.Key(key);
-    if (json.empty()) {
-      w_.Null();
-    } else {
-      w_.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
-    }
-  }
-
-  rapidjson::OStreamWrapper stream_;
-  rapidjson::Writer<rapidjson::OStreamWrapper> w_;
-};
-
-}  // namespace
-
-std::unique_ptr<Writer> make_writer(Format format, std::ostream& out, Severity shown) {
-  if (format == Format::Json) return std::make_unique<JsonWriter>(out);
-  return std::make_unique<TextWriter>(out, shown);
-}
+}  // namespace detail
 
 }  // namespace archfit::report

@@ -272,6 +272,11 @@ void append_json(std::string& out, const Value& v) {
       out += std::to_string(v.as_int());
       break;
     case Value::Type::Float: {
+      // JSON has no infinity or NaN (YAML's .inf, .nan): they read as null.
+      if (!std::isfinite(v.as_float())) {
+        out += "null";
+        break;
+      }
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.17g", v.as_float());
       out += buf;

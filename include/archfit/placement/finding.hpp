@@ -13,6 +13,8 @@ namespace archfit::placement {
 enum class Severity { Info = 0, Warning = 1, Error = 2 };
 
 std::string_view severity_name(Severity s);  // "info" | "warning" | "error"
+// The reverse; throws Error(Usage) naming the severities.
+Severity parse_severity(std::string_view name);
 
 struct ResourceRef {
   std::string api_version;
@@ -22,28 +24,20 @@ struct ResourceRef {
 };
 
 struct Finding {
-  std::string rule;  // stable id, e.g. "missing-arch-affinity" (docs/rules.md)
+  std::string rule;  // an id of report's rule table (report/rules.hpp, docs/rules.md)
   Severity severity = Severity::Error;
-  std::string message;         // one sentence saying what is wrong and what to do
-  std::string file;            // as the user named it; "<stdin>" for standard input
-  std::uint32_t line = 0;      // 1-based; 0 when unknown
-  std::uint32_t column = 0;    // 1-based
-  std::uint32_t document = 0;  // 0-based index of the document in its file
+  std::string message;           // one sentence saying what is wrong and what to do
+  std::string file;              // as the user named it; "<stdin>" for standard input
+  std::uint32_t line = 0;        // 1-based; 0 when unknown
+  std::uint32_t column = 0;      // 1-based
+  std::uint32_t end_line = 0;    // where the node ends (its last character); 0 when unknown
+  std::uint32_t end_column = 0;  // 1-based, one past the last character
+  std::uint32_t document = 0;    // 0-based index of the document in its file
   ResourceRef resource;
   std::string field_path;  // e.g. "spec.template.spec.affinity"
   std::string current;     // current value as compact JSON; "" when absent
   std::string proposed;    // what fix writes, as compact JSON; "" when nothing
   bool fixable = false;    // archfit fix resolves it
-};
-
-// Every rule archfit can report, in the order of docs/rules.md.
-inline constexpr const char* kRules[] = {
-    "missing-arch-affinity", "pinned-to-unsupported-platform",
-    "no-common-platform",    "missing-toleration",
-    "unresolved-image",      "invalid-image-reference",
-    "stale-placement",       "uneditable-yaml",
-    "mutable-tag",           "invalid-node-affinity",
-    "invalid-toleration",
 };
 
 }  // namespace archfit::placement

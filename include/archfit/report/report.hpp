@@ -1,10 +1,14 @@
 // Rendering findings for people and programs. Renderers only format: which
-// findings exist and what they mean is decided elsewhere.
+// findings exist and what they mean is decided elsewhere. Each format is its
+// own file in src/report/; all take the same findings, one at a time, in
+// report order (files by name, then documents, line, column, rule).
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <ostream>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -12,9 +16,12 @@
 
 namespace archfit::report {
 
-enum class Format { Text, Json };
+enum class Format { Text, Json, Sarif, Github, Junit, Markdown };
 
-// Parses "text" / "json"; throws Error(Usage) naming the valid formats.
+// "text", "json", "sarif", "github", "junit", "markdown".
+std::string_view format_name(Format f);
+const std::vector<std::string>& format_names();
+// Throws Error(Usage) naming the valid formats.
 Format parse_format(std::string_view name);
 
 struct Counts {
@@ -37,20 +44,46 @@ struct Summary {
 // Findings in the order reports list them: by file, document, line, column, rule.
 void sort_findings(std::vector<placement::Finding>& findings);
 
-// Writes a report one finding at a time, in the order given, so that a run
-// need not hold its findings: then the summary.
+struct WriterOptions {
+  placement::Severity shown = placement::Severity::Info;  // text: the least severe listed
+  std::string category;                                   // sarif: runs[].automationDetails.id
+  std::string tool_version;                               // sarif: tool.driver.version
+};
+
+// A workload the run read, whether or not it has findings (junit makes a
+// test case of each).
+struct WorkloadSeen {
+  std::string file;
+  std::uint32_t document = 0;
+  std::uint32_t line = 0;
+  placement::ResourceRef resource;
+};
+
+// Writes a report as the run goes, so that a run need not hold its findings.
 class Writer {
  public:
   virtual ~Writer() = default;
   virtual void add(const placement::Finding& f) = 0;
+  // Before the findings of its document.
+  virtual void add_workload(const WorkloadSeen&) {}
+  // What `fix --diff` would print (markdown shows it); before finish().
+  virtual void add_diff(std::string_view) {}
   virtual void finish(const Summary& summary) = 0;
 };
 
-// text: one line per finding at or above `shown`,
-//   file:line:col: severity rule-id: message
-// then a summary line counting all of them.
-// json: {"findings": [...], "summary": {...}}, every finding included.
+// text: one line per finding at or above `shown`, then a summary line.
+// json: {"findings": [...], "summary": {...}}, every finding.
+// sarif: SARIF 2.1.0, one run, the rule table as tool.driver.rules.
+// github: workflow commands (::error file=...::), at most 10 per severity,
+//   then a notice with the totals.
+// junit: a test suite per file, a test case per workload, a failure per
+//   error or warning finding.
+// markdown: counts by rule, a table of findings, the diff, under 1 MiB.
 std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
-                                    placement::Severity shown = placement::Severity::Info);
+                                    const WriterOptions& options = {});
+
+// A stable identity of a finding that survives line moves and rendering:
+// a hex hash of its rule, resource kind, namespace, name and field path.
+std::string fingerprint(const placement::Finding& f);
 
 }  // namespace archfit::report

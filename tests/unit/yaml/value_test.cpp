@@ -130,5 +130,12 @@ TEST(Value, EqualsAgreesWithConversion) {
   EXPECT_FALSE(equals(NodeRef(), Value::string("")));
 }
 
+// JSON has no infinity or NaN: YAML's .inf and .nan become null, so that a
+// finding's current value is always JSON.
+TEST(ValueJson, NonFiniteFloatsAreNull) {
+  Tree tree = parse_document("a: .inf\nb: -.Inf\nc: .nan\nd: 1.5\n");
+  EXPECT_EQ(to_json(to_value(tree.root())), R"({"a":null,"b":null,"c":null,"d":1.5})");
+}
+
 }  // namespace
 }  // namespace archfit::yaml

@@ -1,0 +1,132 @@
+// markdown: a summary for $GITHUB_STEP_SUMMARY (at most 1 MiB a step): the
+// totals, counts by rule, a table of the error and warning findings, and the
+// diff of what fix would change in <details>. The table and the diff are cut
+// to stay under 1 MiB, with a note saying what was left out.
+#include <map>
+
+#include "report/writers.hpp"
+
+namespace archfit::report::detail {
+
+namespace {
+
+using placement::Finding;
+using placement::Severity;
+
+constexpr std::size_t kLimit = 1000 * 1000;  // a margin under GitHub's 1 MiB
+
+// A table cell: '|' escaped, line breaks as spaces, HTML's < > & escaped.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '|':
+        out += "\\|";
+        break;
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '&':
+        out += "&amp;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+class MarkdownWriter : public Writer {
+ public:
+  explicit MarkdownWriter(std::ostream& out) : out_(out) {}
+
+  void add(const Finding& f) override {
+    by_rule_[f.rule].add(f.severity);
+    if (f.severity == Severity::Info) return;
+    std::string where = cell(f.file);
+    if (f.line > 0) where += ":" + std::to_string(f.line);
+    std::string row = "| " + std::string(placement::severity_name(f.severity)) + " | `" + where +
+                      "` | " + cell(f.resource.kind + " " + f.resource.name) + " | `" + f.rule +
+                      "` | " + cell(f.message) + " |\n";
+    if (table_.size() + row.size() > kLimit / 2) {
+      ++rows_left_out_;
+      return;
+    }
+    table_ += row;
+  }
+
+  void add_diff(std::string_view diff) override { diff_ += diff; }
+
+  void finish(const Summary& summary) override {
+    const Counts& c = summary.counts;
+    std::string out = "## archfit: " + plural(c.errors, "error") + ", " +
+                      plural(c.warnings, "warning") + ", " + plural(c.infos, "info") + "\n\n" +
+                      plural(summary.files, "file") + ", " + plural(summary.workloads, "workload") +
+                      ", " + plural(summary.templates, "pod template") + ".\n";
+    if (!by_rule_.empty()) {
+      out += "\n| rule | errors | warnings | infos |\n|---|---:|---:|---:|\n";
+      for (const auto& [rule, n] : by_rule_) {
+        out += "| `" + rule + "` | " + std::to_string(n.errors) + " | " +
+               std::to_string(n.warnings) + " | " + std::to_string(n.infos) + " |\n";
+      }
+    }
+    if (!table_.empty()) {
+      out +=
+          "\n### Findings\n\n| severity | where | resource | rule | message "
+          "|\n|---|---|---|---|---|\n";
+      out += table_;
+      if (rows_left_out_ > 0) {
+        out += "\n_" + std::to_string(rows_left_out_) +
+               " more findings are not shown here, to keep this summary under 1 MiB; the full "
+               "report has them._\n";
+      }
+    }
+    if (!diff_.empty()) {
+      std::string fence = "```";
+      while (diff_.find(fence) != std::string::npos)
+        fence += '`';
+      std::string tail = "\n" + fence + "\n\n</details>\n";
+      std::string head =
+          "\n<details><summary>What <code>archfit fix</code> would change</summary>\n\n" + fence +
+          "diff\n";
+      std::size_t room = kLimit > out.size() + head.size() + tail.size() + 200
+                             ? kLimit - out.size() - head.size() - tail.size() - 200
+                             : 0;
+      std::string_view shown(diff_);
+      bool cut = shown.size() > room;
+      if (cut)
+        shown = shown.substr(
+            0, shown.rfind('\n', room) == std::string_view::npos ? 0 : shown.rfind('\n', room) + 1);
+      out += head;
+      out += shown;
+      out += tail;
+      if (cut)
+        out +=
+            "\n_The diff is cut here to keep this summary under 1 MiB; run `archfit fix --diff` "
+            "for all of it._\n";
+    }
+    out_ << out;
+  }
+
+ private:
+  std::ostream& out_;
+  std::map<std::string, Counts> by_rule_;
+  std::string table_;
+  std::size_t rows_left_out_ = 0;
+  std::string diff_;
+};
+
+}  // namespace
+
+std::unique_ptr<Writer> markdown_writer(std::ostream& out, const WriterOptions&) {
+  return std::make_unique<MarkdownWriter>(out);
+}
+
+}  // namespace archfit::report::detail

@@ -1,0 +1,98 @@
+#include <array>
+
+#include <archfit/base/error.hpp>
+#include <archfit/report/rules.hpp>
+
+#ifndef ARCHFIT_HOMEPAGE
+#define ARCHFIT_HOMEPAGE "https://github.com/archfit/archfit"
+#endif
+
+namespace archfit::report {
+
+namespace {
+
+using placement::Severity;
+
+constexpr std::array kRules = {
+    Rule{"missing-arch-affinity", Severity::Error, true,
+         "Pods can be scheduled onto nodes whose architecture their images do not support",
+         "The images of the pod template do not run on every platform of the cluster, and "
+         "nothing in the template keeps its pods off the nodes they cannot run on. There a "
+         "container dies at once with `exec format error` and the pod crash-loops. archfit fix "
+         "adds required node affinity on kubernetes.io/arch (and kubernetes.io/os where it "
+         "matters) for the platforms every image supports."},
+    Rule{"pinned-to-unsupported-platform", Severity::Error, true,
+         "The template's own placement allows a platform one of its images does not support",
+         "A nodeSelector or required node affinity on kubernetes.io/arch or kubernetes.io/os, "
+         "written by a person, lets the pods go to a platform one of the images is not built "
+         "for. archfit fix narrows it to the supported platforms when some remain."},
+    Rule{"no-common-platform", Severity::Error, false,
+         "No platform of the cluster runs every image of the pod",
+         "The containers of the pod have no platform in common among the cluster's, so there is "
+         "no node on which all of them can start: rebuild an image for the missing platform or "
+         "move the container to another pod."},
+    Rule{"missing-toleration", Severity::Warning, true,
+         "Pods that can run on tainted architecture nodes do not tolerate the taint",
+         "The pods may run on nodes of an architecture whose nodes are tainted (by default "
+         "kubernetes.io/arch=arm64:NoSchedule) and the template does not tolerate that taint, so "
+         "they never use those nodes, or never start when no other node fits. archfit fix adds "
+         "the toleration."},
+    Rule{"unresolved-image", Severity::Warning, false,
+         "The platforms of an image could not be found",
+         "The image is not in the lock file and the registry did not answer, or the container "
+         "has imagePullPolicy: Never. archfit leaves the workload alone until the image is "
+         "resolved: run archfit lock, or set resolve.fallbackPlatforms."},
+    Rule{"invalid-image-reference", Severity::Error, false,
+         "The image field is not an image reference",
+         "An unrendered template, a placeholder, uppercase letters in the repository or an empty "
+         "tag: Kubernetes would reject it or fail to pull it, and archfit cannot look it up."},
+    Rule{"stale-placement", Severity::Warning, true,
+         "What archfit wrote earlier differs from what it would write now",
+         "The template carries archfit's record from an earlier run (archfit.io/owned) and the "
+         "images, the configuration or the written values changed since. archfit fix brings it "
+         "up to date; a value a person changed is left to that person."},
+    Rule{"uneditable-yaml", Severity::Error, false,
+         "archfit leaves the pod template as it is because editing it would change something "
+         "else",
+         "The template or a field on the way sits under an anchor that an alias uses elsewhere, "
+         "is an alias or a merge key's value, or uses a construct archfit does not edit (an "
+         "explicit key). What fix would have written is reported so that a person can write "
+         "it."},
+    Rule{"mutable-tag", Severity::Info, false, "An image is referenced by a tag without a digest",
+         "A tag can be moved to an image built for other platforms; the placement archfit "
+         "computed is then out of date until the next run. Pin a digest where that matters."},
+    Rule{"invalid-node-affinity", Severity::Error, false,
+         "The template's nodeSelector or node affinity is something the API server refuses",
+         "An unknown operator, values where the operator takes none or none where it needs "
+         "them, a term without expressions, or a value of the wrong type. archfit leaves the "
+         "template alone: fix the affinity first."},
+    Rule{"invalid-toleration", Severity::Error, false,
+         "The template's tolerations are something the API server refuses",
+         "A list that is not a list, a toleration that is not a mapping, a field that is not a "
+         "string, an unknown operator or effect, Exists with a value, or no key without "
+         "Exists. archfit leaves the template alone: fix the tolerations first."},
+};
+
+}  // namespace
+
+std::string_view homepage() {
+  return ARCHFIT_HOMEPAGE;
+}
+
+std::string Rule::help_uri() const {
+  return std::string(homepage()) + "/blob/main/docs/rules.md#" + std::string(id);
+}
+
+std::span<const Rule> rules() {
+  return kRules;
+}
+
+const Rule& rule(std::string_view id) {
+  for (const Rule& r : kRules) {
+    if (r.id == id) return r;
+  }
+  fail(ErrorKind::Internal, "a finding names the rule \"" + std::string(id) +
+                                "\", which is not in the rule table (src/report/rules.cpp)");
+}
+
+}  // namespace archfit::report
