@@ -107,7 +107,7 @@ void edit_everywhere(const yaml::Tree& tree, std::uint32_t first_line, const std
   }
 }
 
-TEST(GraftLaw, GraftedTreesAreParsedTreesOverTheCorpus) {
+TEST(CorpusGraft, GraftedTreesAreParsedTrees) {
   Tally tally;
   for (const auto& path : archfit::testing::corpus_files()) {
     std::string text = archfit::testing::read(path);
