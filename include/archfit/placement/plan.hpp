@@ -20,7 +20,7 @@
 #include <archfit/manifest/workload.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
-#include <archfit/resolve/resolver.hpp>
+#include <archfit/resolve/resolution.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/value.hpp>
 

@@ -1,0 +1,198 @@
+#!/usr/bin/env python3
+"""The module layering of DESIGN.md section 2, checked three ways.
+
+1. Includes, transitively: every archfit header a module's sources and headers
+   reach, through any chain of includes, belongs to the module itself or to a
+   module it may use (placement reading resolve's data headers is fine;
+   reaching registry through them is not).
+2. Link dependencies: the archfit libraries a module names as its DEPS in
+   CMakeLists.txt are modules it may use, and libcurl is reached, through any
+   chain of (PUBLIC, so inherited) DEPS, only by modules that may use registry.
+3. libcurl headers: only registry (and the command line) include <curl/...>.
+
+usage: layering_test.py ROOT           check the tree at ROOT
+       layering_test.py --self-test ROOT
+           plant an upward include, a transitive one and a link dependency in
+           copies of ROOT, and check that each is caught
+"""
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+
+# module -> the archfit modules it may use (besides itself), lowest first.
+ALLOWED = {
+    "base": set(),
+    "yaml": {"base"},
+    "image": {"base"},
+    "manifest": {"base", "yaml", "image"},
+    "registry": {"base", "image"},
+    "cache": {"base", "image"},
+    "resolve": {"base", "image", "registry", "cache"},
+    "placement": {"base", "yaml", "image", "manifest", "resolve"},
+    "edit": {"base", "yaml"},
+    "report": {"base", "placement"},
+}
+CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
+INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
+
+
+def module_files(root, module):
+    for base in (os.path.join(root, "include", "archfit", module), os.path.join(root, "src", module)):
+        for dirpath, _, names in os.walk(base):
+            for name in sorted(names):
+                if name.endswith((".hpp", ".cpp")):
+                    yield os.path.join(dirpath, name)
+
+
+def resolve(root, kind, target):
+    """The file an include names, and its module; None for outside headers."""
+    if kind == "<" and target.startswith("archfit/"):
+        path = os.path.join(root, "include", target)
+        return path, target.split("/")[1]
+    if kind == '"':
+        path = os.path.join(root, "src", target)
+        if os.path.exists(path):
+            return path, target.split("/")[0]
+    return None
+
+
+def check_includes(root):
+    problems = []
+    cache = {}
+
+    def reached(path):
+        """{module: chain} of every archfit file `path` reaches."""
+        if path in cache:
+            return cache[path]
+        cache[path] = {}
+        out = {}
+        try:
+            text = open(path, encoding="utf-8").read()
+        except OSError:
+            return out
+        for kind, target in INCLUDE.findall(text):
+            found = resolve(root, kind, target)
+            if not found:
+                continue
+            file, module = found
+            out.setdefault(module, [target])
+            for m, chain in reached(file).items():
+                out.setdefault(m, [target] + chain)
+        cache[path] = out
+        return out
+
+    for module, allowed in ALLOWED.items():
+        for path in module_files(root, module):
+            rel = os.path.relpath(path, root)
+            for used, chain in sorted(reached(path).items()):
+                if used != module and used not in allowed:
+                    problems.append(f"{rel}: module '{module}' reaches module '{used}' through "
+                                    f"{' -> '.join(chain)}")
+            text = open(path, encoding="utf-8").read()
+            if module != "registry" and re.search(r"#\s*include\s*<curl/", text):
+                problems.append(f"{rel}: module '{module}' includes libcurl")
+    return problems
+
+
+def check_links(root):
+    text = open(os.path.join(root, "CMakeLists.txt"), encoding="utf-8").read()
+    deps = {}
+    for name, args in re.findall(r"^archfit_module\((\w+)([^)]*)\)", text, re.M):
+        parts = args.split()
+        deps[name] = parts[parts.index("DEPS") + 1:] if "DEPS" in parts else []
+    problems = []
+    missing = set(ALLOWED) - set(deps)
+    if missing:
+        problems.append(f"CMakeLists.txt: no archfit_module() for {sorted(missing)}")
+
+    def closure(module, seen=None):
+        seen = set() if seen is None else seen
+        for dep in deps.get(module, []):
+            if dep in seen:
+                continue
+            seen.add(dep)
+            if dep.startswith("archfit_") and dep[len("archfit_"):] in deps:
+                closure(dep[len("archfit_"):], seen)
+        return seen
+
+    for module, allowed in ALLOWED.items():
+        for dep in deps.get(module, []):
+            other = dep[len("archfit_"):] if dep.startswith("archfit_") else None
+            if other in deps and other != module and other not in allowed:
+                problems.append(f"CMakeLists.txt: module '{module}' links archfit_{other}")
+        linked = closure(module)
+        if linked & CURL_TARGETS and module != "registry" and "registry" not in allowed:
+            problems.append(f"CMakeLists.txt: module '{module}' links libcurl "
+                            f"({', '.join(sorted(linked & CURL_TARGETS))})")
+    return problems
+
+
+def check(root):
+    return check_includes(root) + check_links(root)
+
+
+def self_test(root):
+    """Each planted break must be caught, and caught for what it is."""
+    plants = [
+        ("an upward include", "src/edit/planted.cpp", None,
+         "#include <archfit/placement/plan.hpp>\n", "module 'edit' reaches module 'placement'"),
+        ("a transitive include", "include/archfit/resolve/resolution.hpp",
+         "#include <archfit/image/reference.hpp>\n",
+         "#include <archfit/image/reference.hpp>\n#include <archfit/registry/client.hpp>\n",
+         "module 'placement' reaches module 'registry' through"),
+        ("a link to a module above", "CMakeLists.txt",
+         "archfit_module(edit DEPS archfit_yaml", "archfit_module(edit DEPS archfit_yaml archfit_placement",
+         "module 'edit' links archfit_placement"),
+        ("a link dependency", "CMakeLists.txt",
+         "archfit_module(yaml DEPS archfit_base", "archfit_module(yaml DEPS archfit_base archfit_curl_headers",
+         "module 'yaml' links libcurl"),
+    ]
+    failures = 0
+    if check(root):
+        print("self-test: the tree itself does not pass; fix that first", file=sys.stderr)
+        return 1
+    for what, rel, old, new, expected in plants:
+        with tempfile.TemporaryDirectory() as tmp:
+            for part in ("include", "src", "CMakeLists.txt"):
+                source = os.path.join(root, part)
+                if os.path.isdir(source):
+                    shutil.copytree(source, os.path.join(tmp, part))
+                else:
+                    shutil.copy(source, os.path.join(tmp, part))
+            path = os.path.join(tmp, rel)
+            if old is None:
+                open(path, "w").write(new)
+            else:
+                text = open(path).read()
+                if old not in text:
+                    print(f"self-test: cannot plant {what}: {old!r} is not in {rel}", file=sys.stderr)
+                    failures += 1
+                    continue
+                open(path, "w").write(text.replace(old, new, 1))
+            problems = check(tmp)
+            if not any(expected in p for p in problems):
+                print(f"self-test: {what} in {rel} was not caught (wanted {expected!r}; got {problems})",
+                      file=sys.stderr)
+                failures += 1
+            else:
+                print(f"self-test: {what} is caught")
+    return 1 if failures else 0
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "--self-test":
+        return self_test(argv[2])
+    root = argv[1] if len(argv) > 1 else "."
+    problems = check(root)
+    for p in problems:
+        print(p, file=sys.stderr)
+    if not problems:
+        print(f"layering: {len(ALLOWED)} modules, includes (transitively) and links as DESIGN.md says")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
