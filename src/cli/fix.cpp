@@ -27,7 +27,7 @@ struct FixOptions {
   bool remove = false;
   bool quiet = false;
   bool verbose = false;
-  ReportFlags report{.format = "", .output = "", .category = ""};  // with --check
+  ReportFlags report{.format = "", .output = "", .category = "", .source_root = ""};  // --check
 };
 
 // What fix could not do, findings a person has to act on, one line each.

@@ -11,6 +11,7 @@
 #include <archfit/base/parallel_for.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/pull_secrets.hpp>
+#include <archfit/manifest/source.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -247,6 +248,11 @@ class Pipeline {
     // For each planned template: where its findings are in work.findings.
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
     std::size_t index = 0;
+    const std::string document_source = manifest::source_comment(doc.text);
+    auto source_of = [&document_source](const manifest::Workload& w) {
+      std::string annotated = manifest::source_annotation(w);
+      return annotated.empty() ? document_source : annotated;
+    };
     for (const manifest::Workload& w : workloads) {
       ++work.workloads;
       if (sink_.workload) {
@@ -267,6 +273,7 @@ class Pipeline {
           if (f.rule == "unresolved-image" && f.severity == placement::Severity::Error) {
             work.unresolved_failure = true;
           }
+          f.source = source_of(w);
           work.findings.push_back(std::move(f));
         }
         p.plan.findings.clear();
@@ -278,8 +285,14 @@ class Pipeline {
     std::size_t removed = 0;  // findings taken out before the next range
     for (const auto& [i, reason] : outcome.left_alone) {
       auto [begin, end] = finding_ranges[i];
-      removed += report_uneditable(planned[i].where, planned[i].path, reason,
-                                   {begin - removed, end - removed}, lookup, action, work.findings);
+      std::size_t count = work.findings.size();
+      std::size_t taken =
+          report_uneditable(planned[i].where, planned[i].path, reason,
+                            {begin - removed, end - removed}, lookup, action, work.findings);
+      removed += taken;
+      // What it added goes at the end.
+      for (std::size_t k = count - taken; k < work.findings.size(); ++k)
+        work.findings[k].source = source_of(*planned[i].where.workload);
     }
     if (!outcome.changed || task_ == Task::Lint || outcome.text == doc.text) {
       return Outcome::Unchanged;

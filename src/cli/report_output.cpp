@@ -16,6 +16,10 @@ void add_report_flags(CLI::App* cmd, ReportFlags& flags) {
   cmd->add_option("--category", flags.category,
                   "SARIF: the run's category (automationDetails.id), one per analysis of the "
                   "same commit, e.g. the environment");
+  cmd->add_option("--source-root", flags.source_root,
+                  "For helm-rendered input: the directory holding the charts, so that findings "
+                  "point at DIR/<chart>/templates/<file> (from `# Source:` lines or helm 4's "
+                  "postrender-filename annotation)");
 }
 
 ReportOutput::ReportOutput(const ReportFlags& flags, placement::Severity shown)
@@ -23,6 +27,7 @@ ReportOutput::ReportOutput(const ReportFlags& flags, placement::Severity shown)
   report::WriterOptions options;
   options.shown = shown;
   options.category = flags.category;
+  options.source_root = flags.source_root;
   options.tool_version = ARCHFIT_VERSION;
   writer_ = report::make_writer(format_, spool_.out(), options);
 }

@@ -18,8 +18,9 @@ namespace archfit::cli {
 
 struct ReportFlags {
   std::string format = "text";
-  std::string output;    // "" = stdout
-  std::string category;  // sarif automationDetails.id
+  std::string output;       // "" = stdout
+  std::string category;     // sarif automationDetails.id
+  std::string source_root;  // where helm charts are, for rendered input
 };
 
 // --format, -o/--output and --category on a command.

@@ -59,15 +59,18 @@ const char* command(Severity s) {
 
 class GithubWriter : public Writer {
  public:
-  explicit GithubWriter(std::ostream& out) : out_(out) {}
+  GithubWriter(std::ostream& out, const WriterOptions& options) : out_(out), options_(options) {}
 
   void add(const Finding& f) override {
     auto s = static_cast<std::size_t>(f.severity);
     if (kept_[s].size() >= kShown[s]) return;
     std::string line = "::";
     line += command(f.severity);
-    line += " file=" + escape(f.file, true);
-    if (f.line > 0) {
+    // With a source root the annotation goes on the chart's template, whose
+    // lines are not the rendered stream's.
+    std::string source = options_.source_root.empty() ? "" : source_path(f, options_);
+    line += " file=" + escape(source.empty() ? f.file : source, true);
+    if (source.empty() && f.line > 0) {
       line += ",line=" + std::to_string(f.line) + ",col=" + std::to_string(f.column);
       if (f.end_line >= f.line && f.end_line > 0) {
         line += ",endLine=" + std::to_string(f.end_line);
@@ -103,13 +106,14 @@ class GithubWriter : public Writer {
 
  private:
   std::ostream& out_;
+  WriterOptions options_;
   std::array<std::vector<std::string>, 3> kept_;
 };
 
 }  // namespace
 
-std::unique_ptr<Writer> github_writer(std::ostream& out, const WriterOptions&) {
-  return std::make_unique<GithubWriter>(out);
+std::unique_ptr<Writer> github_writer(std::ostream& out, const WriterOptions& options) {
+  return std::make_unique<GithubWriter>(out, options);
 }
 
 }  // namespace archfit::report::detail

@@ -13,7 +13,8 @@ using placement::Finding;
 
 class JsonWriter : public Writer {
  public:
-  explicit JsonWriter(std::ostream& out) : stream_(out), w_(stream_) {
+  JsonWriter(std::ostream& out, const WriterOptions& options)
+      : options_(options), stream_(out), w_(stream_) {
     w_.StartObject();
     w_.Key("findings");
     w_.StartArray();
@@ -46,6 +47,12 @@ class JsonWriter : public Writer {
     w_.EndObject();
     w_.Key("fixable");
     w_.Bool(f.fixable);
+    w_.Key("source");
+    if (f.source.empty()) {
+      w_.Null();
+    } else {
+      string("source", source_path(f, options_), false);
+    }
     w_.EndObject();
   }
 
@@ -73,8 +80,8 @@ class JsonWriter : public Writer {
   }
 
  private:
-  void string(const char* key, std::string_view value) {
-    w_.Key(key);
+  void string(const char* key, std::string_view value, bool with_key = true) {
+    if (with_key) w_.Key(key);
     w_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
   }
   void raw_or_null(const char* key, const std::string& json) {
@@ -86,14 +93,15 @@ class JsonWriter : public Writer {
     }
   }
 
+  WriterOptions options_;
   rapidjson::OStreamWrapper stream_;
   rapidjson::Writer<rapidjson::OStreamWrapper> w_;
 };
 
 }  // namespace
 
-std::unique_ptr<Writer> json_writer(std::ostream& out, const WriterOptions&) {
-  return std::make_unique<JsonWriter>(out);
+std::unique_ptr<Writer> json_writer(std::ostream& out, const WriterOptions& options) {
+  return std::make_unique<JsonWriter>(out, options);
 }
 
 }  // namespace archfit::report::detail

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <tuple>
 
 #include <archfit/base/error.hpp>
@@ -107,6 +108,11 @@ std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
       return detail::markdown_writer(out, options);
   }
   return detail::text_writer(out, options);
+}
+
+std::string source_path(const Finding& f, const WriterOptions& options) {
+  if (f.source.empty() || options.source_root.empty()) return f.source;
+  return (std::filesystem::path(options.source_root) / f.source).lexically_normal().string();
 }
 
 // FNV-1a, 64 bits, over the parts with a separator no part contains.

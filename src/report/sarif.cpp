@@ -62,7 +62,8 @@ std::string artifact_uri(const std::string& file) {
 
 class SarifWriter : public Writer {
  public:
-  SarifWriter(std::ostream& out, const WriterOptions& options) : stream_(out), w_(stream_) {
+  SarifWriter(std::ostream& out, const WriterOptions& options)
+      : options_(options), stream_(out), w_(stream_) {
     w_.StartObject();
     string("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
     string("version", "2.1.0");
@@ -112,11 +113,21 @@ class SarifWriter : public Writer {
     w_.StartObject();
     w_.Key("physicalLocation");
     w_.StartObject();
+    // With a source root, the alert goes on the chart's template (lines of
+    // the rendered stream mean nothing there) and the stream is related.
+    std::string source = source_path(f, options_);
+    bool on_source = !source.empty() && !options_.source_root.empty();
     w_.Key("artifactLocation");
     w_.StartObject();
-    string("uri", artifact_uri(f.file));
+    string("uri", artifact_uri(on_source ? source : f.file));
     w_.EndObject();
-    if (f.line > 0) {
+    if (on_source) {
+      w_.Key("region");
+      w_.StartObject();
+      w_.Key("startLine");
+      w_.Uint(1);
+      w_.EndObject();
+    } else if (f.line > 0) {
       w_.Key("region");
       w_.StartObject();
       w_.Key("startLine");
@@ -146,6 +157,35 @@ class SarifWriter : public Writer {
     }
     w_.EndObject();
     w_.EndArray();
+    if (!source.empty()) {
+      w_.Key("relatedLocations");
+      w_.StartArray();
+      w_.StartObject();
+      w_.Key("id");
+      w_.Uint(1);
+      w_.Key("physicalLocation");
+      w_.StartObject();
+      w_.Key("artifactLocation");
+      w_.StartObject();
+      string("uri", artifact_uri(on_source ? f.file : source));
+      w_.EndObject();
+      if (on_source && f.line > 0) {
+        w_.Key("region");
+        w_.StartObject();
+        w_.Key("startLine");
+        w_.Uint(f.line);
+        w_.Key("startColumn");
+        w_.Uint(f.column);
+        w_.EndObject();
+      }
+      w_.EndObject();
+      w_.Key("message");
+      w_.StartObject();
+      string("text", on_source ? "where it was rendered" : "the template it was rendered from");
+      w_.EndObject();
+      w_.EndObject();
+      w_.EndArray();
+    }
     w_.Key("partialFingerprints");
     w_.StartObject();
     string("archfitFinding/v1", fingerprint(f));
@@ -209,6 +249,7 @@ class SarifWriter : public Writer {
     w_.EndObject();
   }
 
+  WriterOptions options_;
   rapidjson::OStreamWrapper stream_;
   rapidjson::Writer<rapidjson::OStreamWrapper> w_;
 };

@@ -159,6 +159,27 @@ def main():
             if not check_case(case, work, "input.yaml", ["--config", ".archfit.yaml", "--lock", "archfit.lock"], sarif_dir):
                 fail(f"{case}: a golden case's input is refused")
             cases += 1
+        # The examples as helm 3 renders a chart: findings on the templates.
+        work = os.path.join(tmp, "helm")
+        os.makedirs(work)
+        examples = os.path.join(ROOT, "examples")
+        with open(os.path.join(work, "rendered.yaml"), "w") as out:
+            for name in sorted(os.listdir(examples)):
+                if name.endswith(".yaml") and not name.startswith("."):
+                    # helm writes the comment before every document of a template
+                    text = open(os.path.join(examples, name)).read()
+                    for doc in re.split(r"(?m)^---[^\n]*\n", text):
+                        if doc.strip():
+                            out.write(f"---\n# Source: shop/templates/{name}\n{doc}")
+        shutil.copy(os.path.join(examples, "archfit.lock"), work)
+        shutil.copy(os.path.join(examples, ".archfit.yaml"), work)
+        if check_case("helm-rendered", work, "rendered.yaml",
+                      ["--config", ".archfit.yaml", "--lock", "archfit.lock", "--source-root", "charts"], sarif_dir):
+            cases += 1
+            sarif = json.load(open(os.path.join(sarif_dir, "helm-rendered.sarif")))
+            uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+            if not uris or not all(u.startswith("charts/shop/templates/") for u in uris):
+                fail(f"helm-rendered: sarif locations are not on the chart's templates: {sorted(uris)}")
         corpus_files = 0
         if CORPUS:
             work = os.path.join(tmp, "corpus")
@@ -183,7 +204,7 @@ def main():
             json.dump(bad, f)
         validate_sarif(bad_dir, expect_problems=True)
 
-    print(f"reports: {cases} golden cases and {corpus_files} corpus files, 5 formats each; "
+    print(f"reports: {cases} golden cases (and a helm-rendered stream) and {corpus_files} corpus files, 5 formats each; "
           f"{scanned} SARIF files validated; {len(FAILURES)} failures")
     return 1 if FAILURES else 0
 

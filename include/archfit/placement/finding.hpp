@@ -38,6 +38,9 @@ struct Finding {
   std::string current;     // current value as compact JSON; "" when absent
   std::string proposed;    // what fix writes, as compact JSON; "" when nothing
   bool fixable = false;    // archfit fix resolves it
+  // The template the document was rendered from (helm's `# Source:` comment
+  // or postrender-filename annotation), as helm wrote it; "" when unknown.
+  std::string source;
 };
 
 }  // namespace archfit::placement

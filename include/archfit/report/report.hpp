@@ -48,7 +48,15 @@ struct WriterOptions {
   placement::Severity shown = placement::Severity::Info;  // text: the least severe listed
   std::string category;                                   // sarif: runs[].automationDetails.id
   std::string tool_version;                               // sarif: tool.driver.version
+  // Where helm charts are, relative to the repository: a finding's source
+  // (chart/templates/x.yaml) is reported as <source_root>/<source>, and
+  // sarif and github point at that file. "": sources as helm wrote them.
+  std::string source_root;
 };
+
+// The finding's source as reports give it (see WriterOptions::source_root);
+// "" when it has none.
+std::string source_path(const placement::Finding& f, const WriterOptions& options);
 
 // A workload the run read, whether or not it has findings (junit makes a
 // test case of each).

@@ -116,5 +116,32 @@ TEST(LintReport, ALargeReportIsWholeAndValid) {
   EXPECT_EQ(read_file(p / "report.json"), r.out);
 }
 
+// Rendered by helm: findings name the chart's template, mapped under
+// --source-root; SARIF and GitHub annotations then point at that file.
+TEST(LintReport, HelmRenderedFindingsNameTheirTemplate) {
+  Project p;
+  p.write("rendered.yaml", "---\n# Source: shop/templates/web.yaml\n" + needs_fix("web"));
+  ProcessResult plain = p.run({"lint", "--format", "json", "rendered.yaml"});
+  EXPECT_TRUE(contains(plain.out, "\"source\":\"shop/templates/web.yaml\"")) << plain.out;
+  ProcessResult mapped =
+      p.run({"lint", "--format", "json", "--source-root", "charts", "rendered.yaml"});
+  EXPECT_TRUE(contains(mapped.out, "\"source\":\"charts/shop/templates/web.yaml\"")) << mapped.out;
+  ProcessResult sarif =
+      p.run({"lint", "--format", "sarif", "--source-root", "charts/", "rendered.yaml"});
+  rapidjson::Document d;
+  d.Parse(sarif.out.c_str());
+  ASSERT_FALSE(d.HasParseError()) << sarif.out;
+  const auto& result = d["runs"][0]["results"][0];
+  EXPECT_STREQ(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].GetString(),
+               "charts/shop/templates/web.yaml");
+  EXPECT_STREQ(
+      result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uri"].GetString(),
+      "rendered.yaml");
+  ProcessResult github =
+      p.run({"lint", "--format", "github", "--source-root", "charts", "rendered.yaml"});
+  EXPECT_TRUE(contains(github.out, "::error file=charts/shop/templates/web.yaml,title="))
+      << github.out;
+}
+
 }  // namespace
 }  // namespace archfit
