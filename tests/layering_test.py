@@ -9,6 +9,8 @@
    CMakeLists.txt are modules it may use, and libcurl is reached, through any
    chain of (PUBLIC, so inherited) DEPS, only by modules that may use registry.
 3. libcurl headers: only registry (and the command line) include <curl/...>.
+4. One failure convention (include/archfit/base/error.hpp): nothing in src/
+   throws a std:: exception (std::bad_alloc aside) instead of archfit::Error.
 
 usage: layering_test.py ROOT           check the tree at ROOT
        layering_test.py --self-test ROOT
@@ -130,8 +132,23 @@ def check_links(root):
     return problems
 
 
+def check_throws(root):
+    problems = []
+    pattern = re.compile(r"throw\s+std::(?!bad_alloc\b)\w+")
+    for dirpath, _, names in os.walk(os.path.join(root, "src")):
+        for name in sorted(names):
+            if not name.endswith((".cpp", ".hpp")):
+                continue
+            path = os.path.join(dirpath, name)
+            for n, line in enumerate(open(path, encoding="utf-8"), 1):
+                if pattern.search(line):
+                    problems.append(f"{os.path.relpath(path, root)}:{n}: throws a std:: exception; "
+                                    f"use fail() (include/archfit/base/error.hpp): {line.strip()}")
+    return problems
+
+
 def check(root):
-    return check_includes(root) + check_links(root)
+    return check_includes(root) + check_links(root) + check_throws(root)
 
 
 def self_test(root):
@@ -143,6 +160,8 @@ def self_test(root):
          "#include <archfit/image/reference.hpp>\n",
          "#include <archfit/image/reference.hpp>\n#include <archfit/registry/client.hpp>\n",
          "module 'placement' reaches module 'registry' through"),
+        ("a std:: exception", "src/image/planted.cpp", None,
+         'void f() { throw std::runtime_error("x"); }\n', "throws a std:: exception"),
         ("a link to a module above", "CMakeLists.txt",
          "archfit_module(edit DEPS archfit_yaml", "archfit_module(edit DEPS archfit_yaml archfit_placement",
          "module 'edit' links archfit_placement"),

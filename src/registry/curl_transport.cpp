@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <thread>
 
+#include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/registry/curl_transport.hpp>
 
@@ -138,7 +139,8 @@ void set_up(Exchange& ex) {
   const Libcurl& curl = libcurl();
   const HttpRequest& r = *ex.request;
   CURL* e = curl.easy_init();
-  if (e == nullptr) throw std::runtime_error("curl_easy_init failed");
+  if (e == nullptr)
+    fail(ErrorKind::Resolution, "libcurl could not start a transfer (curl_easy_init failed)");
   ex.easy = e;
   curl.easy_setopt(e, CURLOPT_PRIVATE, &ex);
   curl.easy_setopt(e, CURLOPT_URL, r.url.c_str());
@@ -291,7 +293,10 @@ struct CurlTransport::Loop {
 CurlTransport::CurlTransport() : loop_(std::make_unique<Loop>()) {
   const Libcurl& curl = libcurl();
   loop_->multi = curl.multi_init();
-  if (loop_->multi == nullptr) throw std::runtime_error("curl_multi_init failed");
+  if (loop_->multi == nullptr) {
+    fail(ErrorKind::Resolution,
+         "cannot start libcurl (curl_multi_init failed); the registry cannot be reached");
+  }
   curl.multi_setopt(loop_->multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
   loop_->thread = std::thread([loop = loop_.get()] { loop->run(); });
 }

@@ -1,6 +1,22 @@
-// The one error type of archfit. Every function that can fail throws
-// archfit::Error; the command line catches it, prints what() and maps kind()
-// to an exit code. Messages quote the offending input and say what to do.
+// The one error type of archfit, and how archfit code reports failure.
+//
+// 1. A function that cannot do its job throws archfit::Error: a kind (which
+//    the command line maps to an exit code), a message that quotes the input
+//    and says what to do, and where (file:line:col) when the input has
+//    places. Use fail(kind, message, where). Nothing else is thrown across a
+//    module's boundary: a std::exception that reaches main is reported as an
+//    internal error, a bug (tests/layering_test.py refuses `throw std::` in
+//    src/, std::bad_alloc aside).
+// 2. Where failing is an expected answer that the caller weighs (validating
+//    many candidates, a value that may be anything), the function is named
+//    try_<verb> and returns std::optional<T>, with the message Error would
+//    carry in an optional `std::string* why`.
+// 3. A finding about the user's manifests is neither: it is data
+//    (placement::Finding) and never an exception.
+//
+// Older code still has two other shapes (`*_problem()` returning "" when
+// fine, and bool with a reason()); they are being moved to 2 as their
+// modules are reworked.
 #pragma once
 
 #include <cstdint>
