@@ -10,10 +10,10 @@
 
 #include <archfit/manifest/discover.hpp>
 #include <archfit/placement/plan.hpp>
+#include <archfit/run/document_edits.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
-#include "cli/document_edits.hpp"
 #include "fuzz.hpp"
 
 namespace {
@@ -52,19 +52,19 @@ std::string run(const std::string& text, placement::Action action) {
     return text;
   }
   std::vector<manifest::Workload> workloads = manifest::discover(tree, config().kinds);
-  std::vector<cli::PlannedTemplate> planned;
+  std::vector<run::PlannedTemplate> planned;
   std::size_t index = 0;
   for (const manifest::Workload& w : workloads) {
     for (const manifest::PodTemplate& t : w.templates) {
       placement::TemplateContext where{&w, &t, "fuzz.yaml", 0, true};
-      cli::PlannedTemplate& p = planned.emplace_back();
+      run::PlannedTemplate& p = planned.emplace_back();
       p.plan = placement::plan_template(where, config(), answer, action);
       p.where = where;
       p.path = w.path.empty() ? t.path : t.path.empty() ? w.path : w.path + "." + t.path;
       p.index = index++;
     }
   }
-  cli::EditOutcome outcome = cli::apply_plans(tree, 0, planned, config().kinds, false);
+  run::EditOutcome outcome = run::apply_plans(tree, 0, planned, config().kinds, false);
   return outcome.changed ? outcome.text : text;
 }
 

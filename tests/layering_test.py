@@ -36,6 +36,8 @@ ALLOWED = {
     "placement": {"base", "yaml", "image", "manifest", "resolve"},
     "edit": {"base", "yaml"},
     "report": {"base", "placement"},
+    "run": {"base", "yaml", "image", "manifest", "registry", "cache", "resolve", "placement", "edit",
+            "report"},
 }
 CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

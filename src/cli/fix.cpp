@@ -9,9 +9,9 @@
 #include <archfit/base/spool.hpp>
 #include <archfit/base/unified_diff.hpp>
 #include <archfit/report/report.hpp>
+#include <archfit/run/run.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/pipeline.hpp"
 #include "cli/report_output.hpp"
 #include "cli/run_setup.hpp"
 
@@ -45,14 +45,15 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
   ReportFlags flags = o.report;
   if (flags.format.empty()) flags.format = "text";
   ReportOutput report(flags, o.verbose ? placement::Severity::Info : placement::Severity::Warning);
-  RunOptions options = setup.run_options;
+  run::RunOptions options = setup.run_options;
   options.report_everything = true;
-  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
-                               o.remove ? Task::Remove : Task::Fix, report.sink(), options);
+  run::RunResult run =
+      run::run_pipeline(run::inputs_of(setup.inputs), setup.loaded.config, *setup.resolver,
+                        o.remove ? run::Task::Remove : run::Task::Fix, report.sink(), options);
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   std::size_t changed = 0;
-  for (const FileResult& file : run.files) {
+  for (const run::FileResult& file : run.files) {
     if (!file.changed()) continue;
     ++changed;
     if (report.format() == report::Format::Markdown) {
@@ -76,14 +77,15 @@ int run_fix(const FixOptions& o) {
   // Held back until every input was read, then printed before anything is
   // written.
   Spool leftovers;
-  RunSink sink;
+  run::RunSink sink;
   sink.finding = [&](const placement::Finding& f) {
     if (!o.quiet) write_leftover(leftovers.out(), f);
   };
-  RunResult run = [&] {
+  run::RunResult run = [&] {
     try {
-      return run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver,
-                          o.remove ? Task::Remove : Task::Fix, sink, setup.run_options);
+      return run::run_pipeline(run::inputs_of(setup.inputs), setup.loaded.config, *setup.resolver,
+                               o.remove ? run::Task::Remove : run::Task::Fix, sink,
+                               setup.run_options);
     } catch (const Error& e) {
       // Files are written only after every one of them was processed.
       if (o.check || o.diff) throw;
@@ -105,11 +107,11 @@ int run_fix(const FixOptions& o) {
   bool unfixed_errors = run.unfixable_errors > 0;
 
   std::size_t changed = 0;
-  for (const FileResult& file : run.files)
+  for (const run::FileResult& file : run.files)
     changed += file.changed() ? 1 : 0;
 
   if (o.check || o.diff) {
-    for (const FileResult& file : run.files) {
+    for (const run::FileResult& file : run.files) {
       if (!file.changed()) continue;
       if (o.check) {
         std::cout << "would change " << file.input.name << '\n';
@@ -127,7 +129,7 @@ int run_fix(const FixOptions& o) {
   // and put in place only when each of them could be.
   std::vector<std::unique_ptr<PendingWrite>> pending;
   std::vector<std::string> failed;
-  for (const FileResult& file : run.files) {
+  for (const run::FileResult& file : run.files) {
     if (file.input.is_stdin || !file.changed()) continue;
     try {
       pending.push_back(
@@ -155,11 +157,11 @@ int run_fix(const FixOptions& o) {
       return kUsageOrInput;
     }
   }
-  for (const FileResult& file : run.files) {
+  for (const run::FileResult& file : run.files) {
     if (file.input.is_stdin) write_stdout(file.output_parts());
   }
   std::size_t i = 0;
-  for (const FileResult& file : run.files) {
+  for (const run::FileResult& file : run.files) {
     if (file.input.is_stdin || !file.changed()) continue;
     pending[i++]->commit();
     if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';

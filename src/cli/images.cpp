@@ -9,9 +9,9 @@
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/inputs.hpp>
+#include <archfit/run/documents.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/documents.hpp"
 
 namespace archfit::cli {
 
@@ -24,7 +24,7 @@ struct ImagesOptions {
 void run_images(const ImagesOptions& options) {
   auto kinds = manifest::KindTable::defaults();
   auto inputs = manifest::collect_inputs(options.paths).files;
-  for_each_document(inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
+  run::for_each_document(inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
     for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
       for (const manifest::PodTemplate& t : w.templates) {
         for (const manifest::Container& c : t.containers) {

@@ -6,9 +6,9 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/report/report.hpp>
+#include <archfit/run/run.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/pipeline.hpp"
 #include "cli/report_output.hpp"
 #include "cli/run_setup.hpp"
 
@@ -33,8 +33,9 @@ int run_lint(const LintOptions& o) {
                                   ? placement::Severity::Info
                                   : placement::Severity::Warning;
   ReportOutput report(o.report, shown);
-  RunResult run = run_pipeline(setup.inputs, setup.loaded.config, *setup.resolver, Task::Lint,
-                               report.sink(), setup.run_options);
+  run::RunResult run =
+      run::run_pipeline(run::inputs_of(setup.inputs), setup.loaded.config, *setup.resolver,
+                        run::Task::Lint, report.sink(), setup.run_options);
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());

@@ -9,11 +9,11 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/manifest/discover.hpp>
+#include <archfit/run/documents.hpp>
+#include <archfit/run/wants.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/documents.hpp"
 #include "cli/run_setup.hpp"
-#include "cli/wants.hpp"
 
 namespace archfit::cli {
 
@@ -30,14 +30,15 @@ int run_lock(const LockOptions& o) {
   RunSetup setup =
       prepare_run(o.paths, o.common,
                   SetupOptions{.read_inputs = true, .use_lock = false, .verbose = o.verbose});
-  WantCollector collector(setup.loaded.config.resolve);
-  for_each_document(setup.inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
-    collector.add_secrets(tree, input.name);
-    for (const manifest::Workload& w : manifest::discover(tree, setup.loaded.config.kinds)) {
-      for (const manifest::PodTemplate& t : w.templates)
-        collector.add_template(t);
-    }
-  });
+  run::WantCollector collector(setup.loaded.config.resolve);
+  run::for_each_document(
+      setup.inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
+        collector.add_secrets(tree, input.name);
+        for (const manifest::Workload& w : manifest::discover(tree, setup.loaded.config.kinds)) {
+          for (const manifest::PodTemplate& t : w.templates)
+            collector.add_template(t);
+        }
+      });
   for (const std::string& warning : collector.warnings())
     std::cerr << warning << '\n';
   std::vector<resolve::Want> wants = collector.wants();

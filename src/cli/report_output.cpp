@@ -32,8 +32,8 @@ ReportOutput::ReportOutput(const ReportFlags& flags, placement::Severity shown)
   writer_ = report::make_writer(format_, spool_.out(), options);
 }
 
-RunSink ReportOutput::sink() {
-  RunSink sink;
+run::RunSink ReportOutput::sink() {
+  run::RunSink sink;
   sink.finding = [this](const placement::Finding& f) { writer_->add(f); };
   if (format_ == report::Format::Junit) {
     sink.workload = [this](const report::WorkloadSeen& w) { writer_->add_workload(w); };

@@ -11,8 +11,7 @@
 
 #include <archfit/base/spool.hpp>
 #include <archfit/report/report.hpp>
-
-#include "cli/pipeline.hpp"
+#include <archfit/run/run.hpp>
 
 namespace archfit::cli {
 
@@ -32,7 +31,7 @@ class ReportOutput {
 
   report::Format format() const { return format_; }
   // Findings and workloads of a run, into the report.
-  RunSink sink();
+  run::RunSink sink();
   report::Writer& writer() { return *writer_; }
   // Finishes the report and writes it: to stdout, or atomically to the file.
   void write(const report::Summary& summary);

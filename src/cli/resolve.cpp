@@ -11,10 +11,10 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/image/reference.hpp>
+#include <archfit/run/wants.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/run_setup.hpp"
-#include "cli/wants.hpp"
 
 namespace archfit::cli {
 
@@ -76,8 +76,9 @@ void write_text(const std::vector<Row>& rows) {
                 << r.platforms.str() << "  (" << resolve::source_name(r.source) << ")\n";
     } else {
       std::cerr << "archfit: "
-                << (row.resolution != nullptr ? row.image + ": " + std::string(row.resolution->cause(*row.ref))
-                                              : row.error)
+                << (row.resolution != nullptr
+                        ? row.image + ": " + std::string(row.resolution->cause(*row.ref))
+                        : row.error)
                 << '\n';
     }
   }
@@ -91,7 +92,7 @@ int run_resolve(const ResolveOptions& o) {
       prepare_run({}, o.common, SetupOptions{.read_inputs = false, .verbose = o.verbose});
   std::vector<Row> rows;
   std::vector<resolve::Want> wants;
-  std::chrono::seconds ttl = tag_ttl(setup.loaded.config.resolve, "");
+  std::chrono::seconds ttl = run::tag_ttl(setup.loaded.config.resolve, "");
   for (const std::string& text : o.images) {
     Row row;
     row.image = text;

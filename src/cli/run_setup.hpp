@@ -11,10 +11,10 @@
 #include <archfit/cache/store.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/resolve/resolver.hpp>
+#include <archfit/run/run.hpp>
 
 #include "cli/config_loader.hpp"
 #include "cli/network.hpp"
-#include "cli/pipeline.hpp"
 
 namespace archfit::cli {
 
@@ -24,7 +24,7 @@ struct RunSetup {
   std::unique_ptr<cache::Store> cache;  // null when no cache directory can be determined
   std::unique_ptr<Network> network;     // null when offline
   std::unique_ptr<resolve::Resolver> resolver;
-  RunOptions run_options;
+  run::RunOptions run_options;
 };
 
 struct SetupOptions {

@@ -1,11 +1,10 @@
-#include "cli/wants.hpp"
-
 #include <algorithm>
 #include <set>
 
 #include <archfit/base/error.hpp>
+#include <archfit/run/wants.hpp>
 
-namespace archfit::cli {
+namespace archfit::run {
 
 std::chrono::seconds tag_ttl(const resolve::Settings& settings, std::string_view pull_policy) {
   auto it = settings.tag_ttl.find(std::string(pull_policy));
@@ -89,4 +88,4 @@ void WantCollector::clear() {
   std::unordered_map<std::string, std::size_t>().swap(by_ref_);
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

@@ -18,13 +18,13 @@
 #include <archfit/placement/plan.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace archfit::cli {
+namespace archfit::run {
 
 struct PlannedTemplate {
   placement::TemplateContext where;
   placement::TemplatePlan plan;
-  std::string path;        // of the template mapping from the document root
-  std::size_t index = 0;   // among all of the document's templates, in discovery order
+  std::string path;       // of the template mapping from the document root
+  std::size_t index = 0;  // among all of the document's templates, in discovery order
 };
 
 struct EditOutcome {
@@ -40,4 +40,4 @@ EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
                         const std::vector<PlannedTemplate>& templates,
                         const manifest::KindTable& kinds, bool check_only);
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

@@ -18,7 +18,7 @@
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace archfit::cli {
+namespace archfit::run {
 
 // The tag TTL for an imagePullPolicy ("" and unknown policies use "default").
 std::chrono::seconds tag_ttl(const resolve::Settings& settings, std::string_view pull_policy);
@@ -73,4 +73,4 @@ class WantCollector {
   std::vector<std::string> warnings_;
 };
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

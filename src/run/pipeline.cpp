@@ -1,5 +1,3 @@
-#include "cli/pipeline.hpp"
-
 #include <algorithm>
 #include <exception>
 #include <memory>
@@ -14,13 +12,13 @@
 #include <archfit/manifest/source.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/report/report.hpp>
+#include <archfit/run/document_edits.hpp>
+#include <archfit/run/run.hpp>
+#include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
-#include "cli/document_edits.hpp"
-#include "cli/wants.hpp"
-
-namespace archfit::cli {
+namespace archfit::run {
 
 namespace {
 
@@ -280,6 +278,15 @@ class Pipeline {
         finding_ranges.emplace_back(begin, work.findings.size());
       }
     }
+    for (const Analyzer* analyzer : options_.analyzers) {
+      std::size_t begin = work.findings.size();
+      analyzer->analyze(DocumentView{file.input.name, piece.index, tree, workloads}, work.findings);
+      for (std::size_t k = begin; k < work.findings.size(); ++k) {
+        placement::Finding& f = work.findings[k];
+        if (f.file.empty()) f.file = file.input.name;
+        f.document = piece.index;
+      }
+    }
     EditOutcome outcome =
         apply_plans(tree, doc.first_line, planned, config_.kinds, task_ == Task::Lint);
     std::size_t removed = 0;  // findings taken out before the next range
@@ -368,26 +375,46 @@ class Pipeline {
 
 }  // namespace
 
-RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
-                       const placement::Config& config, resolve::Resolver& resolver, Task task,
-                       const RunSink& sink, const RunOptions& options) {
+Input Input::in_memory(std::string name, std::string text) {
+  Input input;
+  input.file.name = std::move(name);
+  input.text = std::move(text);
+  return input;
+}
+
+std::vector<Input> inputs_of(const std::vector<manifest::InputFile>& files) {
+  std::vector<Input> out;
+  out.reserve(files.size());
+  for (const manifest::InputFile& f : files)
+    out.push_back(Input{f, std::nullopt});
+  return out;
+}
+
+RunResult run_pipeline(const std::vector<Input>& inputs, const placement::Config& config,
+                       resolve::Resolver& resolver, Task task, const RunSink& sink,
+                       const RunOptions& options) {
   // Files in the order of their names, which is the order of the report.
-  std::vector<const manifest::InputFile*> ordered;
-  for (const manifest::InputFile& input : inputs)
+  std::vector<const Input*> ordered;
+  for (const Input& input : inputs)
     ordered.push_back(&input);
   std::stable_sort(ordered.begin(), ordered.end(),
-                   [](const auto* a, const auto* b) { return a->name < b->name; });
+                   [](const Input* a, const Input* b) { return a->file.name < b->file.name; });
   RunResult run;
   run.files.reserve(inputs.size());  // pieces point into the files' text
   Pipeline pipeline(config, resolver, task, sink, options, run);
-  for (const manifest::InputFile* input : ordered) {
+  for (const Input* input : ordered) {
     FileResult& file = run.files.emplace_back();
-    file.input = *input;
-    file.original = input->is_stdin ? read_stdin() : read_file(input->path, &file.identity);
+    file.input = input->file;
+    if (input->text) {
+      file.original = *input->text;
+    } else {
+      file.original =
+          input->file.is_stdin ? read_stdin() : read_file(input->file.path, &file.identity);
+    }
     try {
       yaml::check_encoding(file.original);
     } catch (const Error& e) {
-      throw e.in_file(input->name);
+      throw e.in_file(input->file.name);
     }
     pipeline.first_pass(file);
   }
@@ -395,4 +422,4 @@ RunResult run_pipeline(const std::vector<manifest::InputFile>& inputs,
   return run;
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

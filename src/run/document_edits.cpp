@@ -1,5 +1,3 @@
-#include "cli/document_edits.hpp"
-
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -7,14 +5,16 @@
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/manifest/discover.hpp>
+#include <archfit/run/document_edits.hpp>
 #include <archfit/yaml/parse.hpp>
 
-namespace archfit::cli {
+namespace archfit::run {
 
 namespace {
 
 // Every template of a document, in discovery order.
-std::vector<yaml::NodeRef> template_nodes(const yaml::Tree& tree, const manifest::KindTable& kinds) {
+std::vector<yaml::NodeRef> template_nodes(const yaml::Tree& tree,
+                                          const manifest::KindTable& kinds) {
   std::vector<yaml::NodeRef> out;
   for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
     for (const manifest::PodTemplate& t : w.templates)
@@ -24,8 +24,9 @@ std::vector<yaml::NodeRef> template_nodes(const yaml::Tree& tree, const manifest
 }
 
 // Which of a plan's changes an edit applies; `storage` keeps those computed.
-using ChangesOf = const std::vector<yaml::FieldChange>& (*)(const PlannedTemplate&,
-                                                             std::vector<yaml::FieldChange>& storage);
+using ChangesOf =
+    const std::vector<yaml::FieldChange>& (*)(const PlannedTemplate&,
+                                              std::vector<yaml::FieldChange>& storage);
 
 const std::vector<yaml::FieldChange>& removal_of(const PlannedTemplate& t,
                                                  std::vector<yaml::FieldChange>&) {
@@ -164,10 +165,10 @@ class Attempt {
     }
     if (culprits.empty()) culprits = which;
     for (std::size_t i : culprits) {
-      refused.push_back(Refusal{i,
-                                step + " did not check out (" + r.unverified +
-                                    "); please report this with the document",
-                                after_removal});
+      refused.push_back(Refusal{
+          i,
+          step + " did not check out (" + r.unverified + "); please report this with the document",
+          after_removal});
     }
     return false;
   }
@@ -209,8 +210,9 @@ EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
       std::erase(removal_only, r.index);
       if (keeps_removal) {
         removal_only.push_back(r.index);
-        r.why = "archfit took out what it wrote here earlier, but cannot write what it would now: " +
-                r.why;
+        r.why =
+            "archfit took out what it wrote here earlier, but cannot write what it would now: " +
+            r.why;
       }
       why[r.index] = std::move(r.why);  // the last reason is the one that holds
     }
@@ -219,4 +221,4 @@ EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
   return out;
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

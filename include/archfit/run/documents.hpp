@@ -8,10 +8,10 @@
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace archfit::cli {
+namespace archfit::run {
 
 void for_each_document(
     const std::vector<manifest::InputFile>& inputs,
     const std::function<void(const manifest::InputFile& input, const yaml::Tree& tree)>& visit);
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

@@ -1,13 +1,12 @@
-#include "cli/documents.hpp"
-
 #include <optional>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/run/documents.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
-namespace archfit::cli {
+namespace archfit::run {
 
 void for_each_document(
     const std::vector<manifest::InputFile>& inputs,
@@ -28,4 +27,4 @@ void for_each_document(
   }
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::run

@@ -1,0 +1,108 @@
+// The engine every front end shares (lint, fix, and the render-pipeline
+// surfaces): inputs -> documents -> analyzers -> findings and edits, in the
+// shape of kyaml's Pipeline{Inputs, Filters, Outputs}.
+//
+//   inputs     files, standard input, or text held in memory (the items of a
+//              ResourceList, tests)
+//   analyzers  placement for every document with workloads, then any others
+//              given in RunOptions (node pools, spread) without touching the loop
+//   outputs    findings handed to a RunSink as each document is final, and each
+//              file's edited documents in its FileResult
+//
+// Nothing is written here and nothing printed: front ends decide what to do
+// with the results.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <archfit/base/file.hpp>
+#include <archfit/base/splices.hpp>
+#include <archfit/manifest/inputs.hpp>
+#include <archfit/manifest/workload.hpp>
+#include <archfit/placement/config.hpp>
+#include <archfit/placement/finding.hpp>
+#include <archfit/report/report.hpp>
+#include <archfit/resolve/resolver.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::run {
+
+enum class Task { Lint, Fix, Remove };
+
+// One input: where it is, and its text when that is held in memory (then
+// nothing is read).
+struct Input {
+  manifest::InputFile file;
+  std::optional<std::string> text;
+
+  static Input in_memory(std::string name, std::string text);
+};
+std::vector<Input> inputs_of(const std::vector<manifest::InputFile>& files);
+
+// A document with workloads, as an analyzer sees it.
+struct DocumentView {
+  const std::string& file;  // as reports name it
+  std::uint32_t document;   // its index in the file
+  const yaml::Tree& tree;
+  const std::vector<manifest::Workload>& workloads;
+};
+
+// An analysis run on every document with workloads, beside placement (which
+// the run does itself). Called from several threads at once: it must not
+// change shared state. Its findings are reported like placement's.
+class Analyzer {
+ public:
+  virtual ~Analyzer() = default;
+  virtual void analyze(const DocumentView& document,
+                       std::vector<placement::Finding>& findings) const = 0;
+};
+
+struct FileResult {
+  manifest::InputFile input;
+  std::string original;
+  FileIdentity identity;  // of the file when it was read (not for stdin)
+  Splices edits;          // the documents that changed, with their new text
+
+  bool changed() const { return !edits.empty(); }
+  // The new content, in pieces or whole.
+  std::vector<std::string_view> output_parts() const { return edits.parts(original); }
+  std::string output() const { return edits.apply(original); }
+};
+
+struct RunResult {
+  std::vector<FileResult> files;     // by name: the order findings are reported in
+  report::Counts counts;             // of every finding reported
+  std::size_t unfixable_errors = 0;  // findings of severity error that fix does not fix
+  std::size_t workloads = 0;
+  std::size_t templates = 0;
+  // An image could not be resolved and resolve.onUnresolved is fail.
+  bool unresolved_failure = false;
+  std::vector<std::string> warnings;  // for stderr: pull secrets archfit could not read
+};
+
+struct RunOptions {
+  resolve::ProgressOptions progress;
+  // fix reports only what is left for a person to do, unless it reports
+  // everything lint would (fix --check --format).
+  bool report_everything = false;
+  std::vector<const Analyzer*> analyzers;  // besides placement
+};
+
+// Receives what each document yields once it is final, in report order:
+// files by name, then documents; a document's workloads, then its findings by
+// line, column and rule. The run keeps none of them, so that its memory
+// follows its input, not the number of findings.
+struct RunSink {
+  std::function<void(const placement::Finding&)> finding;
+  std::function<void(const report::WorkloadSeen&)> workload;  // may be empty
+};
+
+// Throws Error(Input) with file:line:col for unreadable or invalid input.
+RunResult run_pipeline(const std::vector<Input>& inputs, const placement::Config& config,
+                       resolve::Resolver& resolver, Task task, const RunSink& sink,
+                       const RunOptions& options = {});
+
+}  // namespace archfit::run

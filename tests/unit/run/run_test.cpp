@@ -1,0 +1,153 @@
+// The engine driven with documents held in memory: what lint and fix yield,
+// in which order, and how another analyzer plugs in.
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <archfit/base/error.hpp>
+#include <archfit/cache/lock_file.hpp>
+#include <archfit/placement/config.hpp>
+#include <archfit/resolve/resolver.hpp>
+#include <archfit/run/run.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
+
+namespace archfit::run {
+namespace {
+
+const char* const kLock = R"({"version": 1, "images": {
+  "docker.io/library/amd64only:1": {"platforms": ["linux/amd64"]},
+  "docker.io/library/both:1": {"platforms": ["linux/amd64", "linux/arm64"]}}})";
+
+std::string deployment(const std::string& name, const std::string& image) {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+         "\nspec:\n  template:\n    spec:\n      containers:\n      - name: app\n        image: " +
+         image + "\n";
+}
+
+resolve::Sources offline() {
+  resolve::Sources s;
+  s.offline = true;
+  return s;
+}
+
+// An offline engine over the lock above, default configuration.
+struct Engine {
+  placement::Config config = placement::Config::defaults();
+  resolve::Resolver resolver{config.resolve, cache::LockFile::parse(kLock, "archfit.lock"),
+                             "archfit.lock", offline()};
+  std::vector<placement::Finding> findings;
+  std::vector<report::WorkloadSeen> workloads;
+
+  RunResult run(const std::vector<Input>& inputs, Task task, const RunOptions& options = {}) {
+    RunSink sink;
+    sink.finding = [this](const placement::Finding& f) { findings.push_back(f); };
+    sink.workload = [this](const report::WorkloadSeen& w) { workloads.push_back(w); };
+    return run_pipeline(inputs, config, resolver, task, sink, options);
+  }
+};
+
+TEST(Run, LintReportsEachDocumentInOrderAndChangesNothing) {
+  Engine e;
+  RunResult r = e.run({Input::in_memory("apps.yaml", deployment("a", "amd64only:1") + "---\n" +
+                                                         deployment("b", "both:1"))},
+                      Task::Lint);
+  EXPECT_EQ(r.workloads, 2u);
+  EXPECT_EQ(r.templates, 2u);
+  ASSERT_EQ(e.workloads.size(), 2u);
+  EXPECT_EQ(e.workloads[0].resource.name, "a");
+  EXPECT_EQ(e.workloads[1].document, 1u);
+  std::vector<std::string> rules;
+  for (const placement::Finding& f : e.findings) {
+    EXPECT_EQ(f.file, "apps.yaml");
+    rules.push_back(std::to_string(f.document) + " " + f.rule);
+  }
+  EXPECT_EQ(rules, (std::vector<std::string>{"0 missing-arch-affinity", "0 mutable-tag",
+                                             "1 missing-toleration", "1 mutable-tag"}));
+  EXPECT_EQ(r.counts.errors, 1u);
+  EXPECT_EQ(r.counts.warnings, 1u);
+  EXPECT_EQ(r.counts.infos, 2u);
+  ASSERT_EQ(r.files.size(), 1u);
+  EXPECT_FALSE(r.files[0].changed());
+}
+
+TEST(Run, FixEditsTheDocumentsAndReportsOnlyWhatIsLeft) {
+  Engine e;
+  std::string text = deployment("a", "amd64only:1") + "---\n" + deployment("b", "both:1");
+  RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Fix);
+  ASSERT_TRUE(r.files[0].changed());
+  std::string fixed = r.files[0].output();
+  EXPECT_NE(fixed.find("kubernetes.io/arch"), std::string::npos);
+  for (const yaml::DocumentText& doc : yaml::split_stream(fixed)) {
+    EXPECT_NO_THROW(yaml::parse_document(doc.text)) << fixed;
+  }
+  EXPECT_TRUE(e.findings.empty()) << e.findings.front().rule;
+  EXPECT_EQ(r.unfixable_errors, 0u);
+
+  // A second fix of what the first wrote changes nothing.
+  Engine again;
+  RunResult r2 = again.run({Input::in_memory("apps.yaml", fixed)}, Task::Fix);
+  EXPECT_FALSE(r2.files[0].changed());
+}
+
+TEST(Run, FilesAreTakenInTheOrderOfTheirNames) {
+  Engine e;
+  RunResult r = e.run({Input::in_memory("b.yaml", deployment("b", "amd64only:1")),
+                       Input::in_memory("a.yaml", deployment("a", "amd64only:1"))},
+                      Task::Lint);
+  ASSERT_EQ(r.files.size(), 2u);
+  EXPECT_EQ(r.files[0].input.name, "a.yaml");
+  EXPECT_EQ(e.findings.front().file, "a.yaml");
+  EXPECT_EQ(e.findings.back().file, "b.yaml");
+}
+
+TEST(Run, InvalidInputNamesTheInputAndItsLine) {
+  Engine e;
+  try {
+    e.run({Input::in_memory("bad.yaml", "kind: Pod\nspec: {a: [1}\n")}, Task::Lint);
+    FAIL() << "no error";
+  } catch (const Error& err) {
+    EXPECT_EQ(err.kind(), ErrorKind::Input);
+    EXPECT_EQ(err.where().file, "bad.yaml");
+    EXPECT_EQ(err.where().line, 2u);
+  }
+}
+
+// Another analysis plugs in through RunOptions: called once per document
+// with workloads, its findings reported in place with placement's.
+class CountingAnalyzer : public Analyzer {
+ public:
+  void analyze(const DocumentView& doc, std::vector<placement::Finding>& findings) const override {
+    ++calls;
+    placement::Finding f;
+    f.rule = "mutable-tag";  // any rule of the table
+    f.severity = placement::Severity::Warning;
+    f.message = "seen " + std::to_string(doc.workloads.size()) + " workload(s)";
+    f.line = doc.workloads.front().object.line();
+    f.column = 1;
+    findings.push_back(f);
+  }
+  mutable std::atomic<int> calls{0};
+};
+
+TEST(Run, AnotherAnalyzerRunsOnEveryDocumentWithWorkloads) {
+  Engine e;
+  CountingAnalyzer counting;
+  RunOptions options;
+  options.analyzers = {&counting};
+  std::string stream =
+      deployment("a", "both:1") + "---\nkind: ConfigMap\n---\n" + deployment("b", "both:1");
+  RunResult r = e.run({Input::in_memory("apps.yaml", stream)}, Task::Fix, options);
+  EXPECT_EQ(counting.calls.load(), 2);
+  std::vector<std::string> seen;
+  for (const placement::Finding& f : e.findings) {
+    if (f.message.starts_with("seen ")) seen.push_back(f.file + " " + std::to_string(f.document));
+  }
+  EXPECT_EQ(seen, (std::vector<std::string>{"apps.yaml 0", "apps.yaml 2"}));
+  EXPECT_EQ(r.counts.warnings, 2u);
+}
+
+}  // namespace
+}  // namespace archfit::run
