@@ -43,7 +43,7 @@ const resolve::Resolution* answer(const image::Reference& ref) {
 }
 
 // The document as fix (or --remove) leaves it. Input errors leave it as it is.
-std::string run(const std::string& text, placement::Action action) {
+std::string edited(const std::string& text, placement::Action action) {
   yaml::Tree tree;
   try {
     tree = yaml::parse_document(text);
@@ -75,7 +75,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::expect_clean([&] {
     yaml::check_encoding(text);
     if (yaml::split_stream(text).size() > 1) return;  // one document at a time
-    std::string fixed = run(text, placement::Action::Fix);
+    std::string fixed = edited(text, placement::Action::Fix);
     if (fixed != text) {
       try {
         (void)yaml::parse_document(fixed);
@@ -89,11 +89,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                    text.c_str(), fixed.c_str(), a.c_str(), b.c_str());
       fuzz::bug(law);
     };
-    if (std::string again = run(fixed, placement::Action::Fix); again != fixed) {
+    if (std::string again = edited(fixed, placement::Action::Fix); again != fixed) {
       broken("a second fix changed the text", again, fixed);
     }
-    std::string removed_after_fix = run(fixed, placement::Action::Remove);
-    std::string removed = run(text, placement::Action::Remove);
+    std::string removed_after_fix = edited(fixed, placement::Action::Remove);
+    std::string removed = edited(text, placement::Action::Remove);
     if (removed_after_fix != removed) {
       broken("--remove after fix does not give what --remove gives on the input", removed_after_fix,
              removed);
