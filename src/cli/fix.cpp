@@ -48,7 +48,7 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
   run::RunOptions options = setup.run_options;
   options.report_everything = true;
   run::RunResult run =
-      run::run_pipeline(run::inputs_of(setup.inputs), setup.loaded.config, *setup.resolver,
+      run::run_pipeline(setup.run_inputs(), setup.settings(),
                         o.remove ? run::Task::Remove : run::Task::Fix, report.sink(), options);
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
@@ -72,7 +72,8 @@ int run_fix(const FixOptions& o) {
   if (reporting && !o.check) {
     fail(ErrorKind::Usage, "--format and --output go with --check (a report of what fix would do)");
   }
-  RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
+  RunSetup setup =
+      prepare_run(o.paths, o.common, SetupOptions{.config_per_file = true, .verbose = o.verbose});
   if (reporting) return check_with_report(o, setup);
   // Held back until every input was read, then printed before anything is
   // written.
@@ -83,7 +84,7 @@ int run_fix(const FixOptions& o) {
   };
   run::RunResult run = [&] {
     try {
-      return run::run_pipeline(run::inputs_of(setup.inputs), setup.loaded.config, *setup.resolver,
+      return run::run_pipeline(setup.run_inputs(), setup.settings(),
                                o.remove ? run::Task::Remove : run::Task::Fix, sink,
                                setup.run_options);
     } catch (const Error& e) {

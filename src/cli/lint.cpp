@@ -27,15 +27,15 @@ struct LintOptions {
 int run_lint(const LintOptions& o) {
   std::optional<placement::Severity> threshold;
   if (o.fail_on != "never") threshold = placement::parse_severity(o.fail_on);
-  RunSetup setup = prepare_run(o.paths, o.common, SetupOptions{.verbose = o.verbose});
+  RunSetup setup =
+      prepare_run(o.paths, o.common, SetupOptions{.config_per_file = true, .verbose = o.verbose});
   // Infos (mutable tags, skipped images) are many; text shows them when asked.
   placement::Severity shown = o.verbose || threshold == placement::Severity::Info
                                   ? placement::Severity::Info
                                   : placement::Severity::Warning;
   ReportOutput report(o.report, shown);
-  run::RunResult run =
-      run::run_pipeline(run::inputs_of(setup.inputs), setup.loaded.config, *setup.resolver,
-                        run::Task::Lint, report.sink(), setup.run_options);
+  run::RunResult run = run::run_pipeline(setup.run_inputs(), setup.settings(), run::Task::Lint,
+                                         report.sink(), setup.run_options);
   for (const std::string& w : run.warnings)
     std::cerr << w << '\n';
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());

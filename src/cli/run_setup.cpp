@@ -2,8 +2,10 @@
 
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <ostream>
 #include <unistd.h>
+#include <utility>
 
 #include <archfit/base/error.hpp>
 
@@ -29,7 +31,92 @@ std::string human_bytes(std::uint64_t bytes) {
   return text;
 }
 
+// A resolver over a loaded configuration's lock file, with the cache and (when
+// online) a network of its own settings.
+std::unique_ptr<resolve::Resolver> make_resolver(const LoadedConfig& loaded, cache::Store* cache,
+                                                 bool use_lock, bool verbose,
+                                                 std::unique_ptr<Network>& network) {
+  cache::LockFile lock;
+  if (use_lock) lock = load_lock_file(loaded);
+  std::string lock_name =
+      lock.size() > 0 || loaded.lock_explicit ? loaded.lock_file.string() : std::string();
+  resolve::Sources sources;
+  sources.use_lock = use_lock;
+  sources.offline = loaded.offline;
+  sources.cache = cache;
+  if (!loaded.offline) {
+    network = std::make_unique<Network>(loaded.config.resolve, verbose);
+    sources.connect = [n = network.get()]() -> registry::Client& { return n->client(); };
+  }
+  return std::make_unique<resolve::Resolver>(loaded.config.resolve, std::move(lock),
+                                             std::move(lock_name), std::move(sources));
+}
+
+std::filesystem::path canonical_or_empty(const std::filesystem::path& p) {
+  if (p.empty()) return p;
+  std::error_code ec;
+  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
+  return ec ? p : c;
+}
+
+// Gives each input the configuration nearest to it: the .archfit.yaml found
+// upward from its directory, as for the first PATH. An input under no
+// configuration file, or under the first PATH's (the same file and lock
+// file), uses setting 0.
+void assign_configurations(RunSetup& setup, const ConfigRequest& base, bool verbose) {
+  using Key = std::pair<std::filesystem::path, std::filesystem::path>;
+  std::map<std::filesystem::path, std::size_t> by_dir;  // a file's directory -> setting
+  std::map<Key, std::size_t> by_files;
+  by_files[Key{canonical_or_empty(setup.loaded.config_file),
+               canonical_or_empty(setup.loaded.lock_file)}] = 0;
+  for (const manifest::InputFile& input : setup.inputs) {
+    std::filesystem::path dir = input.is_stdin ? "" : input.path.parent_path();
+    if (input.is_stdin) {
+      setup.setting_of.push_back(0);
+      continue;
+    }
+    if (dir.empty()) dir = ".";
+    auto known = by_dir.find(dir);
+    if (known != by_dir.end()) {
+      setup.setting_of.push_back(known->second);
+      continue;
+    }
+    ConfigRequest request = base;
+    request.start_dir = dir;
+    LoadedConfig loaded = load_config(request);
+    std::size_t setting = 0;
+    if (!loaded.config_file.empty()) {
+      Key key{canonical_or_empty(loaded.config_file), canonical_or_empty(loaded.lock_file)};
+      auto [it, added] = by_files.try_emplace(key, setup.others.size() + 1);
+      if (added) {
+        auto found = std::make_unique<FoundConfig>();
+        found->loaded = std::move(loaded);
+        found->resolver =
+            make_resolver(found->loaded, setup.cache.get(), true, verbose, found->network);
+        setup.others.push_back(std::move(found));
+      }
+      setting = it->second;
+    }
+    by_dir[dir] = setting;
+    setup.setting_of.push_back(setting);
+  }
+}
+
 }  // namespace
+
+std::vector<run::Setting> RunSetup::settings() const {
+  std::vector<run::Setting> out{run::Setting{&loaded.config, resolver.get()}};
+  for (const auto& other : others)
+    out.push_back(run::Setting{&other->loaded.config, other->resolver.get()});
+  return out;
+}
+
+std::vector<run::Input> RunSetup::run_inputs() const {
+  std::vector<run::Input> out = run::inputs_of(inputs);
+  for (std::size_t i = 0; i < out.size() && i < setting_of.size(); ++i)
+    out[i].setting = setting_of[i];
+  return out;
+}
 
 RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& flags,
                      const SetupOptions& options) {
@@ -49,27 +136,14 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   request.flags = flags;
   request.start_dir = options.read_inputs ? discovery_start(paths) : std::filesystem::path();
   setup.loaded = load_config(request);
-  cache::LockFile lock;
-  if (options.use_lock) lock = load_lock_file(setup.loaded);
-  std::string lock_name = lock.size() > 0 || setup.loaded.lock_explicit
-                              ? setup.loaded.lock_file.string()
-                              : std::string();
-
-  resolve::Sources sources;
-  sources.use_lock = options.use_lock;
-  sources.offline = setup.loaded.offline;
   if (!setup.loaded.cache_dir.empty()) {
     setup.cache = std::make_unique<cache::Store>(setup.loaded.cache_dir);
-    sources.cache = setup.cache.get();
   }
-  if (!setup.loaded.offline) {
-    setup.network = std::make_unique<Network>(setup.loaded.config.resolve, options.verbose);
-    sources.connect = [network = setup.network.get()]() -> registry::Client& {
-      return network->client();
-    };
+  setup.resolver = make_resolver(setup.loaded, setup.cache.get(), options.use_lock, options.verbose,
+                                 setup.network);
+  if (options.read_inputs && options.config_per_file) {
+    assign_configurations(setup, request, options.verbose);
   }
-  setup.resolver = std::make_unique<resolve::Resolver>(setup.loaded.config.resolve, std::move(lock),
-                                                       std::move(lock_name), std::move(sources));
   setup.run_options.progress.out = progress_stream(flags.progress.value_or("auto"));
   return setup;
 }

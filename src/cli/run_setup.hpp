@@ -18,19 +18,40 @@
 
 namespace archfit::cli {
 
+// A configuration found near some input files, and what answers for its
+// lock file.
+struct FoundConfig {
+  LoadedConfig loaded;
+  std::unique_ptr<Network> network;  // null when offline
+  std::unique_ptr<resolve::Resolver> resolver;
+};
+
 struct RunSetup {
   std::vector<manifest::InputFile> inputs;
-  LoadedConfig loaded;
+  LoadedConfig loaded;  // the configuration of the first PATH (what lock and images use)
   std::unique_ptr<cache::Store> cache;  // null when no cache directory can be determined
   std::unique_ptr<Network> network;     // null when offline
   std::unique_ptr<resolve::Resolver> resolver;
   run::RunOptions run_options;
+  // Other configurations: an input whose nearest .archfit.yaml (or lock file)
+  // is another one's uses it. setting_of[i] is inputs[i]'s: 0 for the above,
+  // k for others[k - 1].
+  std::vector<std::unique_ptr<FoundConfig>> others;
+  std::vector<std::size_t> setting_of;
+
+  // The run's settings and inputs, each input with its own configuration.
+  std::vector<run::Setting> settings() const;
+  std::vector<run::Input> run_inputs() const;
 };
 
 struct SetupOptions {
   bool read_inputs = true;  // `archfit resolve` takes images, not manifests
-  bool use_lock = true;     // `archfit lock` asks again instead of reading the old lock
-  bool verbose = false;     // log every registry request on stderr
+  // Each input file uses the nearest configuration above it (lint, fix);
+  // otherwise the first PATH's applies to all. --config and ARCHFIT_CONFIG
+  // apply to all either way.
+  bool config_per_file = false;
+  bool use_lock = true;  // `archfit lock` asks again instead of reading the old lock
+  bool verbose = false;  // log every registry request on stderr
 };
 
 // Throws Error(Usage) when inputs are wanted, no PATH is given and standard

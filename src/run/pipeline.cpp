@@ -82,16 +82,18 @@ unsigned worker_count() {
 // holds more than a window of documents' results.
 class Pipeline {
  public:
-  Pipeline(const placement::Config& config, resolve::Resolver& resolver, Task task,
-           const RunSink& sink, const RunOptions& options, RunResult& run)
-      : config_(config),
-        resolver_(resolver),
+  Pipeline(const std::vector<Setting>& settings, Task task, const RunSink& sink,
+           const RunOptions& options, RunResult& run)
+      : settings_(settings),
         task_(task),
         sink_(sink),
         options_(options),
         run_(run),
-        wants_(config.resolve),
-        workers_(worker_count()) {}
+        workers_(worker_count()) {
+    wants_.reserve(settings.size());
+    for (const Setting& s : settings)
+      wants_.emplace_back(s.config->resolve);
+  }
 
   void first_pass(FileResult& file) {
     Resume& resume = resumes_.emplace_back();
@@ -114,10 +116,13 @@ class Pipeline {
   }
 
   void second_pass() {
-    for (const std::string& w : wants_.warnings())
-      run_.warnings.push_back(w);
-    if (!wants_.empty()) resolver_.resolve_all(wants_.wants(), options_.progress);
-    wants_.clear();
+    for (std::size_t i = 0; i < settings_.size(); ++i) {
+      WantCollector& wants = wants_[i];
+      for (const std::string& w : wants.warnings())
+        run_.warnings.push_back(w);
+      if (!wants.empty()) settings_[i].resolver->resolve_all(wants.wants(), options_.progress);
+      wants.clear();
+    }
     for (std::size_t f = 0; f < run_.files.size(); ++f) {
       const Resume& resume = resumes_[f];
       if (!resume.set_aside) continue;
@@ -156,9 +161,10 @@ class Pipeline {
   void collect(const FileResult& file, Piece& piece) {
     Work& w = piece.work;
     if (w.error) std::rethrow_exception(w.error);
-    if (!w.secrets.empty()) wants_.add_secrets(w.secrets, file.input.name);
+    WantCollector& wants = wants_[file.setting];
+    if (!w.secrets.empty()) wants.add_secrets(w.secrets, file.input.name);
     for (WantCollector::Use& use : w.uses)
-      wants_.add_use(std::move(use));
+      wants.add_use(std::move(use));
   }
 
   // Folds a final document's work into the run, in document order.
@@ -205,7 +211,11 @@ class Pipeline {
 
   // Looks up every image of the workloads from the lock file and the cache;
   // false when some image needs the registry (its uses are recorded then).
-  bool look_up_locally(const std::vector<manifest::Workload>& workloads, Work& work) {
+  bool look_up_locally(const FileResult& file, const std::vector<manifest::Workload>& workloads,
+                       Work& work) {
+    const placement::Config& config = *settings_[file.setting].config;
+    resolve::Resolver& resolver = *settings_[file.setting].resolver;
+    const WantCollector& wants = wants_[file.setting];
     bool all = true;
     for (const manifest::Workload& w : workloads) {
       for (const manifest::PodTemplate& t : w.templates) {
@@ -213,8 +223,8 @@ class Pipeline {
           if (c.image_ref.empty() || c.pull_policy == "Never") continue;
           const std::optional<image::Reference>& ref = c.reference;
           if (!ref) continue;
-          if (resolver_.resolve_local(*ref, tag_ttl(config_.resolve, c.pull_policy)) == nullptr) {
-            work.uses.push_back(wants_.use_of(t, *ref, c.pull_policy));
+          if (resolver.resolve_local(*ref, tag_ttl(config.resolve, c.pull_policy)) == nullptr) {
+            work.uses.push_back(wants.use_of(t, *ref, c.pull_policy));
             all = false;
           }
         }
@@ -227,18 +237,20 @@ class Pipeline {
     const yaml::DocumentText& doc = piece.doc;
     Work& work = piece.work;
     if (!doc.has_content) return Outcome::Unchanged;
+    const placement::Config& config = *settings_[file.setting].config;
+    resolve::Resolver& resolver = *settings_[file.setting].resolver;
     yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
     if (first) work.secrets = manifest::find_pull_secrets(tree);
-    std::vector<manifest::Workload> workloads = manifest::discover(tree, config_.kinds);
+    std::vector<manifest::Workload> workloads = manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
-    if (first && !look_up_locally(workloads, work)) return Outcome::Deferred;
+    if (first && !look_up_locally(file, workloads, work)) return Outcome::Deferred;
     if (mode == Mode::CollectImages) return Outcome::Deferred;
 
-    placement::Lookup lookup = [this](const image::Reference& ref) {
+    placement::Lookup lookup = [&resolver](const image::Reference& ref) {
       // Everything was looked up above or resolved since; an image that was
       // not (it cannot happen) gets the resolver's local answer.
-      const resolve::Resolution* r = resolver_.find(ref);
-      return r != nullptr ? r : resolver_.resolve_local(ref);
+      const resolve::Resolution* r = resolver.find(ref);
+      return r != nullptr ? r : resolver.resolve_local(ref);
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
@@ -262,7 +274,7 @@ class Pipeline {
         ++work.templates;
         placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet()};
         PlannedTemplate& p = planned.emplace_back();
-        p.plan = placement::plan_template(where, config_, lookup, action);
+        p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
         p.path = join_path(w.path, t.path);
         p.index = index++;
@@ -288,13 +300,13 @@ class Pipeline {
       }
     }
     EditOutcome outcome =
-        apply_plans(tree, doc.first_line, planned, config_.kinds, task_ == Task::Lint);
+        apply_plans(tree, doc.first_line, planned, config.kinds, task_ == Task::Lint);
     std::size_t removed = 0;  // findings taken out before the next range
     for (const auto& [i, reason] : outcome.left_alone) {
       auto [begin, end] = finding_ranges[i];
       std::size_t count = work.findings.size();
       std::size_t taken =
-          report_uneditable(planned[i].where, planned[i].path, reason,
+          report_uneditable(config, planned[i].where, planned[i].path, reason,
                             {begin - removed, end - removed}, lookup, action, work.findings);
       removed += taken;
       // What it added goes at the end.
@@ -315,8 +327,8 @@ class Pipeline {
   // a person, who is told why, and all of it (fix planned it quietly, so it
   // is planned again for every finding).
   // Returns how many findings it took out of the range (to be planned again).
-  std::size_t report_uneditable(placement::TemplateContext where, const std::string& path,
-                                const std::string& reason,
+  std::size_t report_uneditable(const placement::Config& config, placement::TemplateContext where,
+                                const std::string& path, const std::string& reason,
                                 std::pair<std::size_t, std::size_t> range,
                                 const placement::Lookup& lookup, placement::Action action,
                                 std::vector<placement::Finding>& findings) const {
@@ -328,7 +340,7 @@ class Pipeline {
       findings.erase(first, last);
       where.quiet = false;
       for (placement::Finding& f :
-           placement::plan_template(where, config_, lookup, action).findings) {
+           placement::plan_template(where, config, lookup, action).findings) {
         f.fixable = false;
         findings.push_back(std::move(f));
       }
@@ -360,13 +372,12 @@ class Pipeline {
     std::uint32_t index = 0;
   };
 
-  const placement::Config& config_;
-  resolve::Resolver& resolver_;
+  const std::vector<Setting>& settings_;
   Task task_;
   const RunSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
-  WantCollector wants_;
+  std::vector<WantCollector> wants_;  // one per setting
   unsigned workers_;
   bool waiting_ = false;         // a document was set aside for the registry
   std::vector<Resume> resumes_;  // one per file
@@ -393,6 +404,18 @@ std::vector<Input> inputs_of(const std::vector<manifest::InputFile>& files) {
 RunResult run_pipeline(const std::vector<Input>& inputs, const placement::Config& config,
                        resolve::Resolver& resolver, Task task, const RunSink& sink,
                        const RunOptions& options) {
+  return run_pipeline(inputs, {Setting{&config, &resolver}}, task, sink, options);
+}
+
+RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setting>& settings,
+                       Task task, const RunSink& sink, const RunOptions& options) {
+  for (const Input& input : inputs) {
+    if (input.setting >= settings.size()) {
+      fail(ErrorKind::Internal, "input " + input.file.name + " names setting " +
+                                    std::to_string(input.setting) + " of " +
+                                    std::to_string(settings.size()));
+    }
+  }
   // Files in the order of their names, which is the order of the report.
   std::vector<const Input*> ordered;
   for (const Input& input : inputs)
@@ -401,10 +424,11 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const placement::Config
                    [](const Input* a, const Input* b) { return a->file.name < b->file.name; });
   RunResult run;
   run.files.reserve(inputs.size());  // pieces point into the files' text
-  Pipeline pipeline(config, resolver, task, sink, options, run);
+  Pipeline pipeline(settings, task, sink, options, run);
   for (const Input* input : ordered) {
     FileResult& file = run.files.emplace_back();
     file.input = input->file;
+    file.setting = input->setting;
     if (input->text) {
       file.original = *input->text;
     } else {

@@ -37,6 +37,7 @@ enum class Task { Lint, Fix, Remove };
 struct Input {
   manifest::InputFile file;
   std::optional<std::string> text;
+  std::size_t setting = 0;  // which Setting of the run applies (see run_pipeline)
 
   static Input in_memory(std::string name, std::string text);
 };
@@ -62,6 +63,7 @@ class Analyzer {
 
 struct FileResult {
   manifest::InputFile input;
+  std::size_t setting = 0;  // the Setting it was analysed with
   std::string original;
   FileIdentity identity;  // of the file when it was read (not for stdin)
   Splices edits;          // the documents that changed, with their new text
@@ -100,7 +102,17 @@ struct RunSink {
   std::function<void(const report::WorkloadSeen&)> workload;  // may be empty
 };
 
+// A configuration and the resolver that answers for its lock file: files of a
+// monorepo can each use their nearest configuration.
+struct Setting {
+  const placement::Config* config;
+  resolve::Resolver* resolver;
+};
+
 // Throws Error(Input) with file:line:col for unreadable or invalid input.
+RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setting>& settings,
+                       Task task, const RunSink& sink, const RunOptions& options = {});
+// The same with one setting for every input.
 RunResult run_pipeline(const std::vector<Input>& inputs, const placement::Config& config,
                        resolve::Resolver& resolver, Task task, const RunSink& sink,
                        const RunOptions& options = {});
