@@ -36,6 +36,7 @@ ALLOWED = {
     "placement": {"base", "yaml", "image", "manifest", "resolve"},
     "edit": {"base", "yaml"},
     "report": {"base", "placement"},
+    "config": {"base", "yaml", "image", "manifest", "cache", "resolve", "placement"},
     "run": {"base", "yaml", "image", "manifest", "registry", "cache", "resolve", "placement", "edit",
             "report"},
 }

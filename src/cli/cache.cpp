@@ -16,9 +16,10 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/cache/store.hpp>
+#include <archfit/config/loader.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/config_loader.hpp"
+#include "cli/flags.hpp"
 
 namespace fs = std::filesystem;
 
@@ -33,9 +34,9 @@ struct CacheOptions {
 };
 
 cache::Store open_store(const CommonFlags& flags) {
-  ConfigRequest request;
+  config::ConfigRequest request;
   request.flags = flags;
-  LoadedConfig loaded = load_config(request);
+  config::LoadedConfig loaded = config::load_config(request);
   if (loaded.cache_dir.empty()) {
     fail(ErrorKind::Config,
          "no cache directory: HOME is not set; give --cache-dir DIR, or set ARCHFIT_CACHE_DIR "

@@ -33,11 +33,11 @@ std::string human_bytes(std::uint64_t bytes) {
 
 // A resolver over a loaded configuration's lock file, with the cache and (when
 // online) a network of its own settings.
-std::unique_ptr<resolve::Resolver> make_resolver(const LoadedConfig& loaded, cache::Store* cache,
-                                                 bool use_lock, bool verbose,
+std::unique_ptr<resolve::Resolver> make_resolver(const config::LoadedConfig& loaded,
+                                                 cache::Store* cache, bool use_lock, bool verbose,
                                                  std::unique_ptr<Network>& network) {
   cache::LockFile lock;
-  if (use_lock) lock = load_lock_file(loaded);
+  if (use_lock) lock = config::load_lock_file(loaded);
   std::string lock_name =
       lock.size() > 0 || loaded.lock_explicit ? loaded.lock_file.string() : std::string();
   resolve::Sources sources;
@@ -63,7 +63,7 @@ std::filesystem::path canonical_or_empty(const std::filesystem::path& p) {
 // upward from its directory, as for the first PATH. An input under no
 // configuration file, or under the first PATH's (the same file and lock
 // file), uses setting 0.
-void assign_configurations(RunSetup& setup, const ConfigRequest& base, bool verbose) {
+void assign_configurations(RunSetup& setup, const config::ConfigRequest& base, bool verbose) {
   using Key = std::pair<std::filesystem::path, std::filesystem::path>;
   std::map<std::filesystem::path, std::size_t> by_dir;  // a file's directory -> setting
   std::map<Key, std::size_t> by_files;
@@ -81,9 +81,9 @@ void assign_configurations(RunSetup& setup, const ConfigRequest& base, bool verb
       setup.setting_of.push_back(known->second);
       continue;
     }
-    ConfigRequest request = base;
+    config::ConfigRequest request = base;
     request.start_dir = dir;
-    LoadedConfig loaded = load_config(request);
+    config::LoadedConfig loaded = config::load_config(request);
     std::size_t setting = 0;
     if (!loaded.config_file.empty()) {
       Key key{canonical_or_empty(loaded.config_file), canonical_or_empty(loaded.lock_file)};
@@ -132,10 +132,11 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
       std::cerr << "archfit: " << skipped << '\n';
     setup.inputs = std::move(inputs.files);
   }
-  ConfigRequest request;
+  config::ConfigRequest request;
   request.flags = flags;
-  request.start_dir = options.read_inputs ? discovery_start(paths) : std::filesystem::path();
-  setup.loaded = load_config(request);
+  request.start_dir =
+      options.read_inputs ? config::discovery_start(paths) : std::filesystem::path();
+  setup.loaded = config::load_config(request);
   if (!setup.loaded.cache_dir.empty()) {
     setup.cache = std::make_unique<cache::Store>(setup.loaded.cache_dir);
   }

@@ -9,11 +9,12 @@
 #include <vector>
 
 #include <archfit/cache/store.hpp>
+#include <archfit/config/loader.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/run/run.hpp>
 
-#include "cli/config_loader.hpp"
+#include "cli/flags.hpp"
 #include "cli/network.hpp"
 
 namespace archfit::cli {
@@ -21,14 +22,14 @@ namespace archfit::cli {
 // A configuration found near some input files, and what answers for its
 // lock file.
 struct FoundConfig {
-  LoadedConfig loaded;
+  config::LoadedConfig loaded;
   std::unique_ptr<Network> network;  // null when offline
   std::unique_ptr<resolve::Resolver> resolver;
 };
 
 struct RunSetup {
   std::vector<manifest::InputFile> inputs;
-  LoadedConfig loaded;  // the configuration of the first PATH (what lock and images use)
+  config::LoadedConfig loaded;  // the configuration of the first PATH (what lock and images use)
   std::unique_ptr<cache::Store> cache;  // null when no cache directory can be determined
   std::unique_ptr<Network> network;     // null when offline
   std::unique_ptr<resolve::Resolver> resolver;

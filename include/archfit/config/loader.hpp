@@ -16,11 +16,7 @@
 #include <archfit/placement/config.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace CLI {
-class App;
-}  // namespace CLI
-
-namespace archfit::cli {
+namespace archfit::config {
 
 // The flags every subcommand that reads manifests shares. Unset = not given.
 struct CommonFlags {
@@ -34,16 +30,6 @@ struct CommonFlags {
   std::optional<std::string> progress;     // --progress auto|always|never (not configuration)
   bool follow_symlinks = false;            // --follow-symlinks (commands that read manifests)
 };
-
-// Registers --config --lock --cache-dir --offline/--no-offline --platforms
-// --concurrency --timeout on `app`, writing into `flags`, which must live until
-// the app has parsed (subcommands keep theirs in a shared_ptr).
-void add_common_flags(CLI::App* app, CommonFlags& flags);
-// --follow-symlinks, for the commands that read manifests from PATHs.
-void add_input_flags(CLI::App* app, CommonFlags& flags);
-// The two of them that commands without manifests (archfit cache) take.
-void add_config_flag(CLI::App* app, CommonFlags& flags);     // --config FILE
-void add_cache_dir_flag(CLI::App* app, CommonFlags& flags);  // --cache-dir DIR
 
 // Reads one environment variable; nullopt when unset. A seam so that tests
 // need not touch the process environment.
@@ -108,4 +94,4 @@ placement::Config parse_config(std::string_view text, const std::string& file_na
 // The same for a node of a tree parsed elsewhere (a KRM functionConfig).
 placement::Config parse_config(yaml::NodeRef root, const std::string& file_name);
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

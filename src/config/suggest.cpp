@@ -1,10 +1,9 @@
-#include "cli/config_suggest.hpp"
-
 #include <algorithm>
 
 #include <archfit/base/text.hpp>
+#include <archfit/config/suggest.hpp>
 
-namespace archfit::cli {
+namespace archfit::config {
 
 std::size_t edit_distance(std::string_view a_in, std::string_view b_in) {
   std::string a = to_lower(a_in);
@@ -61,4 +60,4 @@ std::string join(const std::vector<std::string_view>& words, std::string_view se
   return out;
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -1,5 +1,3 @@
-#include "cli/config_loader.hpp"
-
 #include <algorithm>
 #include <system_error>
 
@@ -7,13 +5,13 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/config/loader.hpp>
+#include <archfit/config/schema.hpp>
 #include <archfit/yaml/parse.hpp>
-
-#include "cli/config_schema.hpp"
 
 namespace fs = std::filesystem;
 
-namespace archfit::cli {
+namespace archfit::config {
 
 namespace {
 
@@ -260,4 +258,4 @@ fs::path discovery_start(const std::vector<std::string>& paths) {
   return fs::current_path(ec);
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

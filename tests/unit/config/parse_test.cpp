@@ -6,11 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <archfit/base/error.hpp>
+#include <archfit/config/loader.hpp>
 #include <archfit/yaml/parse.hpp>
 
-#include "cli/config_loader.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 namespace {
 
 using placement::Config;
@@ -732,4 +731,4 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Bad>& test) { return std::string(test.param.name); });
 
 }  // namespace
-}  // namespace archfit::cli
+}  // namespace archfit::config

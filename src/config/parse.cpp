@@ -5,13 +5,12 @@
 //   kind: ConfigMap with the keys flat in `data` as strings ("placement.mode"),
 //     which is how kustomize hands simple function configs over.
 #include <archfit/base/text.hpp>
+#include <archfit/config/loader.hpp>
+#include <archfit/config/schema.hpp>
+#include <archfit/config/suggest.hpp>
 #include <archfit/yaml/parse.hpp>
 
-#include "cli/config_loader.hpp"
-#include "cli/config_schema.hpp"
-#include "cli/config_suggest.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 
 namespace {
 
@@ -143,4 +142,4 @@ placement::Config parse_config(std::string_view text, const std::string& file_na
   return parse_config(tree.root(), file_name);
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace archfit::cli {
+namespace archfit::config {
 
 // Each returns "" when `text` is valid, else what rule it breaks.
 
@@ -21,4 +21,4 @@ std::string label_value_problem(std::string_view text);
 // both ends.
 std::string dns_label_problem(std::string_view text);
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

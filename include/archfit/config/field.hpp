@@ -21,7 +21,7 @@
 #include <archfit/image/platform_set.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace archfit::cli {
+namespace archfit::config {
 
 // Maps node positions of one tree to positions in the file it came from.
 struct Origin {
@@ -138,4 +138,4 @@ std::string integer_problem(std::string_view text, std::int64_t min, std::int64_
 // One platform: parses and is known to Go.
 std::string platform_problem(std::string_view text, image::Platform* platform);
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -1,9 +1,9 @@
 // Kubernetes name syntax for what the configuration writes into pod templates.
-#include "cli/config_names.hpp"
-
 #include <gtest/gtest.h>
 
-namespace archfit::cli {
+#include <archfit/config/names.hpp>
+
+namespace archfit::config {
 namespace {
 
 struct Name {
@@ -54,4 +54,4 @@ TEST(DnsLabel, NamespaceNames) {
 }
 
 }  // namespace
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -1,5 +1,3 @@
-#include "cli/config_field.hpp"
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -8,12 +6,12 @@
 
 #include <archfit/base/duration.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/config/field.hpp>
+#include <archfit/config/suggest.hpp>
 #include <archfit/image/platform.hpp>
 #include <archfit/yaml/parse.hpp>
 
-#include "cli/config_suggest.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 
 namespace {
 
@@ -437,4 +435,4 @@ void unknown_key(const Field& key, const std::vector<std::string_view>& keys) {
   key.fail("unknown key; " + valid + did_you_mean(name, keys));
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -7,12 +7,11 @@
 #include <optional>
 
 #include <archfit/base/text.hpp>
+#include <archfit/config/names.hpp>
+#include <archfit/config/schema.hpp>
+#include <archfit/config/suggest.hpp>
 
-#include "cli/config_names.hpp"
-#include "cli/config_schema.hpp"
-#include "cli/config_suggest.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 
 namespace {
 
@@ -327,4 +326,4 @@ void read_mirrors(const Field& value, ParsedConfig& out) {
   }
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

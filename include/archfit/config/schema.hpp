@@ -9,12 +9,11 @@
 #include <vector>
 
 #include <archfit/base/error.hpp>
+#include <archfit/config/field.hpp>
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/placement/config.hpp>
 
-#include "cli/config_field.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 
 // Where an architecture name was used (an `architectures` or
 // `placement.preferredWeights` entry), to check it against the final
@@ -77,4 +76,4 @@ void read_config_document(yaml::NodeRef root, ConfigDocument& doc, ParsedConfig&
 // and completes the configuration.
 placement::Config finish_config(ParsedConfig parsed, bool platforms_overridden);
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-namespace archfit::cli {
+namespace archfit::config {
 
 // Optimal string alignment distance (Levenshtein plus adjacent
 // transpositions, so "amd46" is one edit from "amd64"), ignoring ASCII case.
@@ -25,4 +25,4 @@ std::string did_you_mean(std::string_view input, const std::vector<std::string_v
 // "a, b, c"
 std::string join(const std::vector<std::string_view>& words, std::string_view separator = ", ");
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -1,9 +1,9 @@
 // Did-you-mean: edit distances and which candidate is close enough.
-#include "cli/config_suggest.hpp"
-
 #include <gtest/gtest.h>
 
-namespace archfit::cli {
+#include <archfit/config/suggest.hpp>
+
+namespace archfit::config {
 namespace {
 
 TEST(EditDistance, OptimalStringAlignment) {
@@ -58,4 +58,4 @@ TEST(DidYouMean, Wording) {
 }
 
 }  // namespace
-}  // namespace archfit::cli
+}  // namespace archfit::config

@@ -1,12 +1,10 @@
-#include "cli/config_schema.hpp"
-
 #include <algorithm>
 
 #include <archfit/base/text.hpp>
+#include <archfit/config/names.hpp>
+#include <archfit/config/schema.hpp>
 
-#include "cli/config_names.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 
 namespace {
 
@@ -200,4 +198,4 @@ placement::Config finish_config(ParsedConfig parsed, bool platforms_overridden) 
   return std::move(parsed.config);
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

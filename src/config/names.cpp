@@ -1,6 +1,6 @@
-#include "cli/config_names.hpp"
+#include <archfit/config/names.hpp>
 
-namespace archfit::cli {
+namespace archfit::config {
 
 namespace {
 
@@ -75,4 +75,4 @@ std::string dns_label_problem(std::string_view text) {
   return {};
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::config

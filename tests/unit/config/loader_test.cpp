@@ -1,16 +1,16 @@
 // Finding the configuration file and applying environment and flags over it:
 // flags > ARCHFIT_* environment > file > defaults.
-#include "cli/config_loader.hpp"
-
 #include <functional>
 
 #include <gtest/gtest.h>
 
 #include <archfit/base/error.hpp>
+#include <archfit/config/loader.hpp>
 
+#include "cli/flags.hpp"
 #include "support/process.hpp"
 
-namespace archfit::cli {
+namespace archfit::config {
 namespace {
 
 namespace fs = std::filesystem;
@@ -469,7 +469,7 @@ TEST(CommonFlags, RegisteredOnASubcommand) {
   CLI::App app;
   CommonFlags flags;
   CLI::App* fix = app.add_subcommand("fix");
-  add_common_flags(fix, flags);
+  cli::add_common_flags(fix, flags);
   app.parse(
       "fix --config c.yaml --lock a.lock --cache-dir /c --platforms linux/arm64 "
       "--concurrency 4 --timeout 1m --no-offline",
@@ -484,7 +484,7 @@ TEST(CommonFlags, RegisteredOnASubcommand) {
 
   CommonFlags none;
   CLI::App app2;
-  add_common_flags(&app2, none);
+  cli::add_common_flags(&app2, none);
   app2.parse("--offline", false);
   EXPECT_EQ(none.offline, true);
   EXPECT_FALSE(none.config || none.lock || none.cache_dir || none.platforms || none.concurrency ||
@@ -492,4 +492,4 @@ TEST(CommonFlags, RegisteredOnASubcommand) {
 }
 
 }  // namespace
-}  // namespace archfit::cli
+}  // namespace archfit::config

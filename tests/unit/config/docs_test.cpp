@@ -7,12 +7,11 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/config/loader.hpp>
+#include <archfit/config/schema.hpp>
 #include <archfit/image/reference.hpp>
 
-#include "cli/config_loader.hpp"
-#include "cli/config_schema.hpp"
-
-namespace archfit::cli {
+namespace archfit::config {
 namespace {
 
 std::string docs() {
@@ -84,4 +83,4 @@ TEST(ConfigurationDocs, CanonicalKeyTableHoldsForTags) {
 }
 
 }  // namespace
-}  // namespace archfit::cli
+}  // namespace archfit::config
