@@ -109,6 +109,15 @@ std::int64_t verbatim_shift(yaml::NodeRef node, std::string_view text) {
   }
 }
 
+// The rules behind the typed reads, below. Each returns "" when `text` is
+// valid, else the problem.
+std::string enum_problem(std::string_view text, std::string_view noun,
+                         const std::vector<std::string_view>& options);
+std::string integer_problem(std::string_view text, std::int64_t min, std::int64_t max,
+                            std::int64_t* value);
+// One platform: parses and is known to Go.
+std::string platform_problem(std::string_view text, image::Platform* platform);
+
 }  // namespace
 
 Location Origin::at(yaml::NodeRef node) const {
@@ -396,6 +405,8 @@ std::optional<bool> bool_word(std::string_view text) {
   return std::nullopt;
 }
 
+namespace {
+
 std::string enum_problem(std::string_view text, std::string_view noun,
                          const std::vector<std::string_view>& options) {
   if (std::find(options.begin(), options.end(), text) != options.end()) return {};
@@ -426,6 +437,8 @@ std::string platform_problem(std::string_view text, image::Platform* platform) {
   *platform = *parsed;
   return {};
 }
+
+}  // namespace
 
 void unknown_key(const Field& key, const std::vector<std::string_view>& keys) {
   std::string_view name = key.node().resolved().scalar();

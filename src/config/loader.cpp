@@ -8,6 +8,7 @@
 #include <archfit/config/loader.hpp>
 #include <archfit/config/schema.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/value.hpp>
 
 namespace fs = std::filesystem;
 
@@ -100,63 +101,55 @@ ParsedConfig read_file_config(const fs::path& path) {
   return parsed;
 }
 
-image::PlatformSet read_platforms(const Override& o) {
-  image::PlatformSet set;
-  for (std::string_view piece : split(o.text, ',')) {
-    piece = trim(piece);
-    if (piece.empty()) {
-      o.fail("empty entry in " + archfit::quoted(o.text) +
-             "; separate platforms with one comma, e.g. "
-             "linux/amd64,linux/arm64");
-    }
-    image::Platform platform;
-    std::string problem = platform_problem(piece, &platform);
-    if (!problem.empty()) o.fail(problem);
-    set.insert(platform);
-  }
-  if (set.empty()) o.fail("must name at least one platform, e.g. linux/amd64,linux/arm64");
-  return set;
-}
-
 void rebase(std::string& path, const fs::path& dir) {
   if (!path.empty() && fs::path(path).is_relative())
     path = (dir / path).lexically_normal().string();
 }
 
+// A flag's or variable's text set through the key table, read as a
+// ConfigMap's string value is: the same rules and the same messages as in a
+// file, named after the flag or variable.
+void set_key(const Override& o, std::string_view key, ParsedConfig& parsed) {
+  yaml::Tree tree = yaml::parse_document(yaml::to_json(yaml::Value::string(o.text)));
+  ConfigDocument doc("");
+  Origin origin;
+  origin.exact = false;
+  Field field(tree.root(), &origin, &doc, o.source, /*flat=*/true);
+  const KeySpec* spec = find_key(key);
+  if (spec == nullptr) fail(ErrorKind::Internal, "no configuration key " + std::string(key));
+  try {
+    spec->set(field, parsed);
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Internal) throw;
+    archfit::fail(o.kind, e.message());
+  }
+}
+
 // Overrides from flags and environment, in the order of the table in
-// docs/configuration.md. Returns whether clusterPlatforms was overridden.
-bool apply_overrides(const ConfigRequest& request, const Sources& sources, placement::Config& c) {
+// docs/configuration.md, each through the key table. Returns whether
+// clusterPlatforms was overridden.
+bool apply_overrides(const ConfigRequest& request, const Sources& sources, ParsedConfig& parsed) {
   const CommonFlags& f = request.flags;
+  struct Binding {
+    const std::optional<std::string>* flag;
+    std::string_view flag_name;
+    std::string variable;
+    std::string_view key;
+  };
+  const std::optional<std::string> none;
+  const Binding bindings[] = {
+      {&f.platforms, "--platforms", "ARCHFIT_PLATFORMS", "clusterPlatforms"},
+      {&none, "", "ARCHFIT_MODE", "placement.mode"},
+      {&none, "", "ARCHFIT_ON_UNRESOLVED", "resolve.onUnresolved"},
+      {&f.concurrency, "--concurrency", "ARCHFIT_CONCURRENCY", "resolve.concurrency"},
+      {&f.timeout, "--timeout", "ARCHFIT_TIMEOUT", "resolve.timeout"},
+  };
   bool platforms_overridden = false;
-  if (auto o = sources.pick(f.platforms, "--platforms", "ARCHFIT_PLATFORMS")) {
-    c.cluster_platforms = read_platforms(*o);
-    platforms_overridden = true;
-  }
-  if (auto o = sources.pick(std::nullopt, "", "ARCHFIT_MODE")) {
-    std::string problem = enum_problem(o->text, "a mode", mode_names());
-    if (!problem.empty()) o->fail(problem);
-    c.mode = static_cast<placement::Mode>(
-        std::find(mode_names().begin(), mode_names().end(), o->text) - mode_names().begin());
-  }
-  if (auto o = sources.pick(std::nullopt, "", "ARCHFIT_ON_UNRESOLVED")) {
-    const auto& names = on_unresolved_names();
-    std::string problem = enum_problem(o->text, "a policy", names);
-    if (!problem.empty()) o->fail(problem);
-    c.resolve.on_unresolved = static_cast<resolve::OnUnresolved>(
-        std::find(names.begin(), names.end(), o->text) - names.begin());
-  }
-  if (auto o = sources.pick(f.concurrency, "--concurrency", "ARCHFIT_CONCURRENCY")) {
-    std::int64_t n = 0;
-    std::string problem = integer_problem(trim(o->text), 1, 256, &n);
-    if (!problem.empty()) o->fail(problem);
-    c.resolve.concurrency = static_cast<int>(n);
-  }
-  if (auto o = sources.pick(f.timeout, "--timeout", "ARCHFIT_TIMEOUT")) {
-    std::string why;
-    auto d = try_parse_duration(o->text, &why);
-    if (!d) o->fail(why);
-    if (d->count() == 0) o->fail("must be more than 0s, e.g. 30s");
-    c.resolve.timeout = *d;
+  for (const Binding& b : bindings) {
+    if (auto o = sources.pick(*b.flag, b.flag_name, b.variable)) {
+      set_key(*o, b.key, parsed);
+      if (b.key == "clusterPlatforms") platforms_overridden = true;
+    }
   }
   return platforms_overridden;
 }
@@ -215,7 +208,7 @@ LoadedConfig load_config(const ConfigRequest& request) {
     rebase(parsed.config.resolve.docker_config, dir);
     rebase(parsed.config.resolve.credentials_dir, dir);
   }
-  bool platforms_overridden = apply_overrides(request, sources, parsed.config);
+  bool platforms_overridden = apply_overrides(request, sources, parsed);
   out.config = finish_config(std::move(parsed), platforms_overridden);
 
   if (auto o = sources.pick(request.flags.lock, "--lock", "ARCHFIT_LOCK")) {

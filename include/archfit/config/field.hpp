@@ -127,15 +127,8 @@ struct Field::Entry {
 // A key of `keys` at this level is misspelt or unknown: throws at the key.
 [[noreturn]] void unknown_key(const Field& key, const std::vector<std::string_view>& keys);
 
-// The rules behind the typed reads, for text that comes without a node
-// (environment variables, flags). Each returns "" when `text` is valid, else
-// the problem, worded like the Field messages.
-std::optional<bool> bool_word(std::string_view text);  // YAML 1.1 words: true, yes, on...
-std::string enum_problem(std::string_view text, std::string_view noun,
-                         const std::vector<std::string_view>& options);
-std::string integer_problem(std::string_view text, std::int64_t min, std::int64_t max,
-                            std::int64_t* value);
-// One platform: parses and is known to Go.
-std::string platform_problem(std::string_view text, image::Platform* platform);
+// YAML 1.1's words for booleans (true, yes, on...), for text that comes
+// without a node (ARCHFIT_OFFLINE).
+std::optional<bool> bool_word(std::string_view text);
 
 }  // namespace archfit::config

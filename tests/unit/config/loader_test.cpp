@@ -358,25 +358,28 @@ TEST_P(InvalidOverride, NamesTheVariableOrFlag) {
 INSTANTIATE_TEST_SUITE_P(
     Table, InvalidOverride,
     ::testing::Values(
-        BadOverride{"PlatformsVariable",
-                    {{"ARCHFIT_PLATFORMS", "linux/amd64,linux/amd46"}},
-                    nullptr,
-                    ErrorKind::Config,
-                    "ARCHFIT_PLATFORMS: unknown platform \"linux/amd46\": \"amd46\" is not a known "
-                    "architecture; write os/arch[/variant] with Go's names, e.g. linux/arm64 (did "
-                    "you mean \"linux/amd64\"?)"},
-        BadOverride{"PlatformsFlagEmptyEntry",
-                    {},
-                    [](CommonFlags& f) { f.platforms = "linux/amd64,"; },
-                    ErrorKind::Usage,
-                    "--platforms: empty entry in \"linux/amd64,\"; separate platforms with one "
-                    "comma, e.g. linux/amd64,linux/arm64"},
-        BadOverride{"PlatformsFlagBlank",
-                    {},
-                    [](CommonFlags& f) { f.platforms = " "; },
-                    ErrorKind::Usage,
-                    "--platforms: empty entry in \" \"; separate platforms with one comma, e.g. "
-                    "linux/amd64,linux/arm64"},
+        BadOverride{
+            "PlatformsVariable",
+            {{"ARCHFIT_PLATFORMS", "linux/amd64,linux/amd46"}},
+            nullptr,
+            ErrorKind::Config,
+            // Read as a ConfigMap's list is: the entry is named by its place.
+            "ARCHFIT_PLATFORMS[1]: unknown platform \"linux/amd46\": \"amd46\" is not a known "
+            "architecture; write os/arch[/variant] with Go's names, e.g. linux/arm64 (did "
+            "you mean \"linux/amd64\"?)"},
+        BadOverride{
+            "PlatformsFlagEmptyEntry",
+            {},
+            [](CommonFlags& f) { f.platforms = "linux/amd64,"; },
+            ErrorKind::Usage,
+            "--platforms: empty entry in the comma-separated list \"linux/amd64,\"; separate "
+            "entries with one comma"},
+        BadOverride{
+            "PlatformsFlagBlank",
+            {},
+            [](CommonFlags& f) { f.platforms = " "; },
+            ErrorKind::Usage,
+            "--platforms: must name at least one platform, e.g. [linux/amd64, linux/arm64]"},
         BadOverride{"Mode",
                     {{"ARCHFIT_MODE", "affinty"}},
                     nullptr,
