@@ -30,7 +30,7 @@ int run_lock(const LockOptions& o) {
   RunSetup setup =
       prepare_run(o.paths, o.common,
                   SetupOptions{.read_inputs = true, .use_lock = false, .verbose = o.verbose});
-  run::WantCollector collector(setup.loaded.config.resolve);
+  run::WantCollector collector(setup.loaded.resolve);
   run::for_each_document(
       setup.inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
         collector.add_secrets(tree, input.name);

@@ -92,7 +92,7 @@ int run_resolve(const ResolveOptions& o) {
       prepare_run({}, o.common, SetupOptions{.read_inputs = false, .verbose = o.verbose});
   std::vector<Row> rows;
   std::vector<resolve::Want> wants;
-  std::chrono::seconds ttl = run::tag_ttl(setup.loaded.config.resolve, "");
+  std::chrono::seconds ttl = run::tag_ttl(setup.loaded.resolve, "");
   for (const std::string& text : o.images) {
     Row row;
     row.image = text;

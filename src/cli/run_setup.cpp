@@ -45,11 +45,11 @@ std::unique_ptr<resolve::Resolver> make_resolver(const config::LoadedConfig& loa
   sources.offline = loaded.offline;
   sources.cache = cache;
   if (!loaded.offline) {
-    network = std::make_unique<Network>(loaded.config.resolve, verbose);
+    network = std::make_unique<Network>(loaded.resolve, verbose);
     sources.connect = [n = network.get()]() -> registry::Client& { return n->client(); };
   }
-  return std::make_unique<resolve::Resolver>(loaded.config.resolve, std::move(lock),
-                                             std::move(lock_name), std::move(sources));
+  return std::make_unique<resolve::Resolver>(loaded.resolve, std::move(lock), std::move(lock_name),
+                                             std::move(sources));
 }
 
 std::filesystem::path canonical_or_empty(const std::filesystem::path& p) {

@@ -204,11 +204,12 @@ LoadedConfig load_config(const ConfigRequest& request) {
   if (!out.config_file.empty()) {
     parsed = read_file_config(out.config_file);
     fs::path dir = out.config_file.parent_path();
-    rebase(parsed.config.resolve.ca_file, dir);
-    rebase(parsed.config.resolve.docker_config, dir);
-    rebase(parsed.config.resolve.credentials_dir, dir);
+    rebase(parsed.resolve.ca_file, dir);
+    rebase(parsed.resolve.docker_config, dir);
+    rebase(parsed.resolve.credentials_dir, dir);
   }
   bool platforms_overridden = apply_overrides(request, sources, parsed);
+  out.resolve = parsed.resolve;
   out.config = finish_config(std::move(parsed), platforms_overridden);
 
   if (auto o = sources.pick(request.flags.lock, "--lock", "ARCHFIT_LOCK")) {

@@ -125,14 +125,15 @@ void read_config_document(yaml::NodeRef root, ConfigDocument& doc, ParsedConfig&
   read_section(top, "", out);
 }
 
-placement::Config parse_config(yaml::NodeRef root, const std::string& file_name) {
+Settings parse_config(yaml::NodeRef root, const std::string& file_name) {
   ConfigDocument doc(file_name);
   ParsedConfig parsed;
   read_config_document(root, doc, parsed);
-  return finish_config(std::move(parsed), false);
+  resolve::Settings resolve = parsed.resolve;
+  return Settings{finish_config(std::move(parsed), false), std::move(resolve)};
 }
 
-placement::Config parse_config(std::string_view text, const std::string& file_name) {
+Settings parse_config(std::string_view text, const std::string& file_name) {
   yaml::Tree tree;
   try {
     tree = yaml::parse_document(text);

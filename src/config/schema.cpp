@@ -94,35 +94,31 @@ const std::vector<KeySpec>& config_keys() {
        }},
       {"resolve.onUnresolved", "fail | warn | ignore",
        [](const Field& f, ParsedConfig& c) {
-         c.config.resolve.on_unresolved =
-             static_cast<resolve::OnUnresolved>(f.as_enum("a policy", on_unresolved_names()));
+         c.config.on_unresolved =
+             static_cast<placement::OnUnresolved>(f.as_enum("a policy", on_unresolved_names()));
        }},
       {"resolve.fallbackPlatforms", "list of platforms",
-       [](const Field& f, ParsedConfig& c) {
-         c.config.resolve.fallback_platforms = f.as_platforms();
-       }},
+       [](const Field& f, ParsedConfig& c) { c.config.fallback_platforms = f.as_platforms(); }},
       {"resolve.tagTTL", "map of imagePullPolicy to duration", read_tag_ttl},
       {"resolve.concurrency", "integer 1..256",
        [](const Field& f, ParsedConfig& c) {
-         c.config.resolve.concurrency = static_cast<int>(f.as_int(1, 256));
+         c.resolve.concurrency = static_cast<int>(f.as_int(1, 256));
        }},
       {"resolve.timeout", "duration",
        [](const Field& f, ParsedConfig& c) {
          std::chrono::seconds d = f.as_duration();
          if (d.count() == 0) f.fail("must be more than 0s, e.g. 30s");
-         c.config.resolve.timeout = d;
+         c.resolve.timeout = d;
        }},
       {"resolve.mirrors", "map of registry to list of hosts", read_mirrors},
       {"resolve.insecureRegistries", "list of registries",
-       [](const Field& f, ParsedConfig& c) {
-         c.config.resolve.insecure_registries = read_registries(f);
-       }},
+       [](const Field& f, ParsedConfig& c) { c.resolve.insecure_registries = read_registries(f); }},
       {"resolve.caFile", "path",
-       [](const Field& f, ParsedConfig& c) { c.config.resolve.ca_file = read_path(f); }},
+       [](const Field& f, ParsedConfig& c) { c.resolve.ca_file = read_path(f); }},
       {"resolve.dockerConfig", "path",
-       [](const Field& f, ParsedConfig& c) { c.config.resolve.docker_config = read_path(f); }},
+       [](const Field& f, ParsedConfig& c) { c.resolve.docker_config = read_path(f); }},
       {"resolve.credentialsDir", "path",
-       [](const Field& f, ParsedConfig& c) { c.config.resolve.credentials_dir = read_path(f); }},
+       [](const Field& f, ParsedConfig& c) { c.resolve.credentials_dir = read_path(f); }},
   };
   return keys;
 }

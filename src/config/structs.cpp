@@ -296,12 +296,12 @@ void read_tag_ttl(const Field& value, ParsedConfig& out) {
   // Keys are imagePullPolicy values; Never images are never resolved.
   for (const Field::Entry& e : value.entries({"IfNotPresent", "Always", "default"})) {
     if (e.value.is_null()) continue;
-    out.config.resolve.tag_ttl[e.key] = e.value.as_duration();
+    out.resolve.tag_ttl[e.key] = e.value.as_duration();
   }
 }
 
 void read_mirrors(const Field& value, ParsedConfig& out) {
-  out.config.resolve.mirrors.clear();
+  out.resolve.mirrors.clear();
   for (const Field::Entry& e : value.entries()) {
     if (e.key.empty() || e.key.find("://") != std::string::npos) {
       e.key_field.fail(archfit::quoted(e.key) +
@@ -322,7 +322,7 @@ void read_mirrors(const Field& value, ParsedConfig& out) {
       }
       hosts.push_back(std::move(host));
     }
-    out.config.resolve.mirrors[e.key] = std::move(hosts);
+    out.resolve.mirrors[e.key] = std::move(hosts);
   }
 }
 

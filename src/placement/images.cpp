@@ -39,14 +39,14 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
            archfit::quoted(c.name) + "].image";
   };
   auto who = [](const manifest::Container& c) { return "container " + archfit::quoted(c.name); };
-  const resolve::Settings& s = config.resolve;
+  const Config& s = config;
   for (const manifest::Container& c : t.containers) {
     if (!c.image) continue;
     const std::optional<image::Reference>& ref = c.reference;
     if (!ref) {
       report.add("invalid-image-reference", Severity::Error,
-                 who(c) + ": " + c.reference_error + "; archfit leaves this workload alone", c.image,
-                 field(c));
+                 who(c) + ": " + c.reference_error + "; archfit leaves this workload alone",
+                 c.image, field(c));
       facts.leave_alone = true;
       continue;
     }
@@ -74,12 +74,11 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
       facts.images.emplace_back(c.image_ref, false);
       continue;
     }
-    if (s.on_unresolved == resolve::OnUnresolved::Fail) facts.leave_alone = true;
+    if (s.on_unresolved == OnUnresolved::Fail) facts.leave_alone = true;
     if (!s.fallback_platforms.empty()) {
-      if (s.on_unresolved != resolve::OnUnresolved::Ignore) {
+      if (s.on_unresolved != OnUnresolved::Ignore) {
         report.add("unresolved-image",
-                   s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error
-                                                                  : Severity::Warning,
+                   s.on_unresolved == OnUnresolved::Fail ? Severity::Error : Severity::Warning,
                    who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
                        std::string(r->cause(*ref)) + "; using resolve.fallbackPlatforms (" +
                        list(s.fallback_platforms) + ")",
@@ -93,21 +92,23 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
   }
   bool others_known = !facts.sets.empty();
   if (!others_known) facts.leave_alone = true;
-  if (s.on_unresolved == resolve::OnUnresolved::Ignore) return facts;
+  if (s.on_unresolved == OnUnresolved::Ignore) return facts;
   for (const Unresolved& u : unresolved) {
     const manifest::Container& c = *u.container;
     std::string what;
-    if (s.on_unresolved == resolve::OnUnresolved::Fail) {
+    if (s.on_unresolved == OnUnresolved::Fail) {
       what = "; resolve.onUnresolved is fail, so archfit changes nothing";
     } else if (others_known) {
-      what = "; archfit places the pods by the images it could resolve, which this one may not "
-             "run on everywhere (run archfit lock, or set resolve.fallbackPlatforms)";
+      what =
+          "; archfit places the pods by the images it could resolve, which this one may not "
+          "run on everywhere (run archfit lock, or set resolve.fallbackPlatforms)";
     } else {
-      what = "; archfit leaves this workload alone until the image is resolved (run archfit "
-             "lock, or set resolve.fallbackPlatforms)";
+      what =
+          "; archfit leaves this workload alone until the image is resolved (run archfit "
+          "lock, or set resolve.fallbackPlatforms)";
     }
     report.add("unresolved-image",
-               s.on_unresolved == resolve::OnUnresolved::Fail ? Severity::Error : Severity::Warning,
+               s.on_unresolved == OnUnresolved::Fail ? Severity::Error : Severity::Warning,
                who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " + u.cause + what,
                c.image, field(c));
   }

@@ -92,7 +92,7 @@ class Pipeline {
         workers_(worker_count()) {
     wants_.reserve(settings.size());
     for (const Setting& s : settings)
-      wants_.emplace_back(s.config->resolve);
+      wants_.emplace_back(s.resolver->settings());
   }
 
   void first_pass(FileResult& file) {
@@ -213,7 +213,6 @@ class Pipeline {
   // false when some image needs the registry (its uses are recorded then).
   bool look_up_locally(const FileResult& file, const std::vector<manifest::Workload>& workloads,
                        Work& work) {
-    const placement::Config& config = *settings_[file.setting].config;
     resolve::Resolver& resolver = *settings_[file.setting].resolver;
     const WantCollector& wants = wants_[file.setting];
     bool all = true;
@@ -223,7 +222,8 @@ class Pipeline {
           if (c.image_ref.empty() || c.pull_policy == "Never") continue;
           const std::optional<image::Reference>& ref = c.reference;
           if (!ref) continue;
-          if (resolver.resolve_local(*ref, tag_ttl(config.resolve, c.pull_policy)) == nullptr) {
+          if (resolver.resolve_local(*ref, tag_ttl(resolver.settings(), c.pull_policy)) ==
+              nullptr) {
             work.uses.push_back(wants.use_of(t, *ref, c.pull_policy));
             all = false;
           }

@@ -14,6 +14,7 @@
 
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/placement/config.hpp>
+#include <archfit/resolve/settings.hpp>
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::config {
@@ -54,8 +55,11 @@ struct ConfigRequest {
   Environment env = process_environment();
 };
 
+// The top-level configuration: placement's and resolve's settings side by
+// side, and where they came from.
 struct LoadedConfig {
   placement::Config config;
+  resolve::Settings resolve;
   std::filesystem::path config_file;  // "" when only defaults (and overrides) apply
   std::filesystem::path lock_file;
   bool lock_explicit = false;       // from --lock or ARCHFIT_LOCK: it must exist to be read
@@ -90,8 +94,13 @@ std::filesystem::path discovery_start(const std::vector<std::string>& paths);
 // One configuration document, validated and completed. `file_name` is used in
 // messages. Accepts kind ArchFit, a plain mapping of the keys, or a ConfigMap
 // with the keys flat in `data`; an empty document gives the defaults.
-placement::Config parse_config(std::string_view text, const std::string& file_name);
+// What one configuration document sets: placement's and resolve's settings.
+struct Settings {
+  placement::Config placement;
+  resolve::Settings resolve;
+};
+Settings parse_config(std::string_view text, const std::string& file_name);
 // The same for a node of a tree parsed elsewhere (a KRM functionConfig).
-placement::Config parse_config(yaml::NodeRef root, const std::string& file_name);
+Settings parse_config(yaml::NodeRef root, const std::string& file_name);
 
 }  // namespace archfit::config

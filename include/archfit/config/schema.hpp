@@ -12,6 +12,7 @@
 #include <archfit/config/field.hpp>
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/placement/config.hpp>
+#include <archfit/resolve/settings.hpp>
 
 namespace archfit::config {
 
@@ -28,7 +29,8 @@ struct ArchitectureUse {
 struct ParsedConfig {
   ParsedConfig();  // the defaults, with no architecture described yet
 
-  placement::Config config;  // defaults plus what the document sets; not completed
+  placement::Config config;   // defaults plus what the document sets; not completed
+  resolve::Settings resolve;  // the resolve section, beside placement's
   bool sets_cluster_platforms = false;
   std::vector<ArchitectureUse> architecture_uses;
   // Applied after the whole document is read, so that their order does not matter.

@@ -12,7 +12,6 @@
 
 #include <archfit/image/platform_set.hpp>
 #include <archfit/manifest/kinds.hpp>
-#include <archfit/resolve/settings.hpp>
 
 namespace archfit::placement {
 
@@ -50,6 +49,9 @@ struct LabelSelector {
   bool matches(const std::vector<std::pair<std::string, std::string>>& labels) const;
 };
 
+// What to do with an image whose platforms cannot be found.
+enum class OnUnresolved { Fail, Warn, Ignore };
+
 struct Config {
   image::PlatformSet cluster_platforms;  // default linux/amd64,linux/arm64
   // By architecture ("arm64"). After complete(), every architecture of
@@ -67,7 +69,11 @@ struct Config {
   LabelSelector selector;  // on the workload's labels; empty = all
   std::string opt_out_annotation = "archfit.io/skip";
 
-  resolve::Settings resolve;
+  // What to do with an image whose platforms cannot be found
+  // (resolve.onUnresolved), and the platforms assumed for it instead
+  // (resolve.fallbackPlatforms; empty: its templates are left alone).
+  OnUnresolved on_unresolved = OnUnresolved::Warn;
+  image::PlatformSet fallback_platforms;
 
   // The defaults of DESIGN.md section 4, completed.
   static Config defaults();

@@ -10,14 +10,10 @@
 
 namespace archfit::resolve {
 
-// What to do with an image whose platforms cannot be found.
-enum class OnUnresolved { Fail, Warn, Ignore };
-
+// How the resolver works. What placement does with an image it could not
+// resolve (resolve.onUnresolved, resolve.fallbackPlatforms) is placement's
+// (placement::Config), although the configuration file keeps those keys here.
 struct Settings {
-  OnUnresolved on_unresolved = OnUnresolved::Warn;
-  // Used for an unresolved image when on_unresolved is not Fail; empty means
-  // the image's templates are left alone.
-  image::PlatformSet fallback_platforms;
   // How long a tag -> digest answer is trusted, by imagePullPolicy
   // ("IfNotPresent", "Always", and "default" for the rest). 0 = always ask.
   std::map<std::string, std::chrono::seconds> tag_ttl = {

@@ -146,7 +146,7 @@ TEST(LoadConfig, EmptyVariablesAreUnset) {
               {{"ARCHFIT_CONFIG", ""}, {"ARCHFIT_CONCURRENCY", ""}, {"ARCHFIT_OFFLINE", ""}});
   LoadedConfig c = load_config(r);
   EXPECT_TRUE(c.config_file.empty());
-  EXPECT_EQ(c.config.resolve.concurrency, 16);
+  EXPECT_EQ(c.resolve.concurrency, 16);
   EXPECT_FALSE(c.offline);
 }
 
@@ -158,9 +158,9 @@ TEST(LoadConfig, RelativeResolvePathsAreRelativeToTheFile) {
   ConfigRequest r = request(repo.dir.path());
   r.flags.config = repo.path("conf/archfit.yaml").string();
   LoadedConfig c = load_config(r);
-  EXPECT_EQ(c.config.resolve.ca_file, repo.path("conf/certs/ca.pem").string());
-  EXPECT_EQ(c.config.resolve.docker_config, "/abs/config.json");
-  EXPECT_EQ(c.config.resolve.credentials_dir, repo.path("creds").string());
+  EXPECT_EQ(c.resolve.ca_file, repo.path("conf/certs/ca.pem").string());
+  EXPECT_EQ(c.resolve.docker_config, "/abs/config.json");
+  EXPECT_EQ(c.resolve.credentials_dir, repo.path("creds").string());
 }
 
 TEST(DiscoveryStart, FirstPathDecides) {
@@ -238,7 +238,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "fail",
                 nullptr,
                 [](const LoadedConfig& c) {
-                  return std::to_string(static_cast<int>(c.config.resolve.on_unresolved));
+                  return std::to_string(static_cast<int>(c.config.on_unresolved));
                 },
                 {"1", "2", "0", ""}},
         Layered{"Concurrency",
@@ -246,16 +246,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "ARCHFIT_CONCURRENCY",
                 "8",
                 [](CommonFlags& f) { f.concurrency = "256"; },
-                [](const LoadedConfig& c) { return std::to_string(c.config.resolve.concurrency); },
+                [](const LoadedConfig& c) { return std::to_string(c.resolve.concurrency); },
                 {"16", "4", "8", "256"}},
-        Layered{
-            "Timeout",
-            "resolve: {timeout: 1m}\n",
-            "ARCHFIT_TIMEOUT",
-            "2m",
-            [](CommonFlags& f) { f.timeout = "5s"; },
-            [](const LoadedConfig& c) { return std::to_string(c.config.resolve.timeout.count()); },
-            {"30000", "60000", "120000", "5000"}},
+        Layered{"Timeout",
+                "resolve: {timeout: 1m}\n",
+                "ARCHFIT_TIMEOUT",
+                "2m",
+                [](CommonFlags& f) { f.timeout = "5s"; },
+                [](const LoadedConfig& c) { return std::to_string(c.resolve.timeout.count()); },
+                {"30000", "60000", "120000", "5000"}},
         Layered{"Offline",
                 "",
                 "ARCHFIT_OFFLINE",

@@ -28,7 +28,7 @@ std::string error_of(const std::string& text) {
 }
 
 // A readable dump of every setting, to compare configurations as a whole.
-std::string dump(const Config& c) {
+std::string dump(const Config& c, const resolve::Settings& r) {
   std::string out = "platforms=" + c.cluster_platforms.str() + "\n";
   for (const auto& [arch, a] : c.architectures) {
     out += "arch " + arch + " labels=";
@@ -55,18 +55,17 @@ std::string dump(const Config& c) {
   out += "\nselector=";
   for (const auto& [k, v] : c.selector.match_labels)
     out += k + "=" + v + ",";
-  for (const auto& r : c.selector.match_expressions) {
-    out += r.key + " " + r.op + " (";
-    for (const auto& v : r.values)
+  for (const auto& e : c.selector.match_expressions) {
+    out += e.key + " " + e.op + " (";
+    for (const auto& v : e.values)
       out += v + ",";
     out += "),";
   }
   out += "\noptout=" + c.opt_out_annotation;
   out += "\nrollout=" + std::to_string(c.kinds.find("argoproj.io/v1alpha1", "Rollout") != nullptr) +
          " daemonset=" + std::to_string(c.kinds.find("apps/v1", "DaemonSet") != nullptr);
-  const auto& r = c.resolve;
-  out += "\nonUnresolved=" + std::to_string(static_cast<int>(r.on_unresolved)) +
-         " fallback=" + r.fallback_platforms.str() + " ttl=";
+  out += "\nonUnresolved=" + std::to_string(static_cast<int>(c.on_unresolved)) +
+         " fallback=" + c.fallback_platforms.str() + " ttl=";
   for (const auto& [k, v] : r.tag_ttl)
     out += k + "=" + std::to_string(v.count()) + ",";
   out += " concurrency=" + std::to_string(r.concurrency) +
@@ -81,6 +80,13 @@ std::string dump(const Config& c) {
     out += h + ",";
   out += " ca=" + r.ca_file + " docker=" + r.docker_config + " creds=" + r.credentials_dir + "\n";
   return out;
+}
+
+std::string dump(const Settings& s) {
+  return dump(s.placement, s.resolve);
+}
+std::string dump(const Config& c) {
+  return dump(c, resolve::Settings());
 }
 
 // ---------------------------------------------------------------------------
@@ -149,8 +155,9 @@ mirrors=docker.io:mirror.gcr.io,mirror.example.com:5000, insecure=localhost:5000
 )";
 
 TEST(ParseConfig, EveryKeyOfTheArchFitKind) {
-  Config c = parse_config(kFullArchFit, kFile);
-  EXPECT_EQ(dump(c), kFullDump);
+  Settings parsed = parse_config(kFullArchFit, kFile);
+  const Config& c = parsed.placement;
+  EXPECT_EQ(dump(parsed), kFullDump);
   EXPECT_NE(c.kinds.find("example.com/v2", "Runner"), nullptr);
   EXPECT_EQ(c.kinds.find("example.com/v2", "Runner")->pod_template, "spec.runners[].template");
 }
@@ -235,14 +242,13 @@ TEST(ParseConfig, NodeOfAnotherTreeAsKrmFunctionConfig) {
 struct Good {
   const char* name;
   const char* text;
-  std::function<void(const Config&)> check;
+  std::function<void(const Settings&)> check;
 };
 
 class ParseConfigGood : public ::testing::TestWithParam<Good> {};
 
 TEST_P(ParseConfigGood, Reads) {
-  Config c = parse_config(GetParam().text, kFile);
-  GetParam().check(c);
+  GetParam().check(parse_config(GetParam().text, kFile));
 }
 
 const placement::Toleration kArm64Taint{"kubernetes.io/arch", "Equal", "arm64", "NoSchedule", {}};
@@ -251,102 +257,149 @@ INSTANTIATE_TEST_SUITE_P(
     Table, ParseConfigGood,
     ::testing::Values(
         Good{"BooleansAsKubernetesReadsThem", "placement: {respectExisting: off, annotate: Yes}\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_FALSE(c.respect_existing);
                EXPECT_TRUE(c.annotate);
              }},
         Good{"BooleanWordsTrueOn", "placement: {respectExisting: on, annotate: TRUE}\n",
-             [](const Config& c) { EXPECT_TRUE(c.respect_existing && c.annotate); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_TRUE(c.respect_existing && c.annotate);
+             }},
         Good{"EveryMode", "placement: {mode: tolerationsOnly}\n",
-             [](const Config& c) { EXPECT_EQ(c.mode, placement::Mode::TolerationsOnly); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(c.mode, placement::Mode::TolerationsOnly);
+             }},
         Good{"NodeSelectorMode", "placement:\n  mode: nodeSelector\n",
-             [](const Config& c) { EXPECT_EQ(c.mode, placement::Mode::NodeSelector); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(c.mode, placement::Mode::NodeSelector);
+             }},
         Good{"OnUnresolvedIgnore", "resolve: {onUnresolved: ignore}\n",
-             [](const Config& c) {
-               EXPECT_EQ(c.resolve.on_unresolved, resolve::OnUnresolved::Ignore);
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(c.on_unresolved, placement::OnUnresolved::Ignore);
              }},
         Good{"NullValuesKeepDefaults",
              "clusterPlatforms:\nplacement:\n  mode: ~\nresolve: null\nselector:\n",
-             [](const Config& c) { EXPECT_EQ(dump(c), dump(Config::defaults())); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(dump(c), dump(Config::defaults()));
+             }},
         Good{"PlatformsAreNormalized", "clusterPlatforms: [linux/x86_64, linux/aarch64, arm64]\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.cluster_platforms.str(), "linux/amd64,linux/arm64");
                EXPECT_EQ(c.architectures.size(), 2u);
              }},
         Good{"ArmVariantsGetArchitectureArm", "clusterPlatforms: [linux/arm/v7, linux/arm64]\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.architectures.at("arm").node_labels,
                          (Labels{{"kubernetes.io/arch", "arm"}}));
              }},
         Good{"WindowsPlatforms", "clusterPlatforms: [linux/amd64, windows/amd64]\n",
-             [](const Config& c) { EXPECT_EQ(c.cluster_platforms.oses().size(), 2u); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(c.cluster_platforms.oses().size(), 2u);
+             }},
         Good{"ArchitectureKeysAreNormalized",
              "architectures:\n  aarch64: {nodeLabels: {example.com/arch: arm}}\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.architectures.at("arm64").node_labels,
                          (Labels{{"example.com/arch", "arm"}}));
              }},
         Good{"OmittedTolerationsKeepTheDefault",
              "architectures:\n  arm64:\n    nodeLabels: {example.com/arch: arm}\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.architectures.at("arm64").tolerations,
                          std::vector<placement::Toleration>{kArm64Taint});
              }},
         Good{"EmptyTolerationsMeanNone", "architectures:\n  arm64:\n    tolerations: []\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_TRUE(c.architectures.at("arm64").tolerations.empty());
                EXPECT_EQ(c.architectures.at("arm64").node_labels,
                          (Labels{{"kubernetes.io/arch", "arm64"}}));
              }},
         Good{"EmptyArchitectureEntryIsTheDefault", "architectures: {arm64: {}, amd64: ~}\n",
-             [](const Config& c) { EXPECT_EQ(dump(c), dump(Config::defaults())); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(dump(c), dump(Config::defaults()));
+             }},
         Good{"TolerationDefaultsAndEmptyStrings",
              "architectures:\n  arm64:\n    tolerations:\n    - {operator: Exists}\n"
              "    - {key: a, operator: '', value: '1', effect: ''}\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.architectures.at("arm64").tolerations,
                          (std::vector<placement::Toleration>{{"", "Exists", "", "", {}},
                                                              {"a", "Equal", "1", "", {}}}));
              }},
         Good{"SelectorShorthandIsMatchLabels", "selector: {app: web, example.com/tier: front}\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.selector.match_labels,
                          (Labels{{"app", "web"}, {"example.com/tier", "front"}}));
                EXPECT_TRUE(c.selector.match_expressions.empty());
              }},
         Good{"LabelValuesMayBeNumbers", "selector: {version: 2}\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.selector.match_labels, (Labels{{"version", "2"}}));
              }},
         Good{"TagTtlKeysNotGivenKeepDefaults", "resolve: {tagTTL: {default: 0}}\n",
-             [](const Config& c) {
-               EXPECT_EQ(c.resolve.tag_ttl.at("default"), std::chrono::seconds(0));
-               EXPECT_EQ(c.resolve.tag_ttl.at("IfNotPresent"), std::chrono::hours(24 * 7));
+             [](const Settings& s) {
+               EXPECT_EQ(s.resolve.tag_ttl.at("default"), std::chrono::seconds(0));
+               EXPECT_EQ(s.resolve.tag_ttl.at("IfNotPresent"), std::chrono::hours(24 * 7));
              }},
         Good{"OneMirrorAsAString", "resolve: {mirrors: {docker.io: mirror.gcr.io}}\n",
-             [](const Config& c) {
-               EXPECT_EQ(c.resolve.mirrors.at("docker.io"),
+             [](const Settings& s) {
+               EXPECT_EQ(s.resolve.mirrors.at("docker.io"),
                          std::vector<std::string>{"mirror.gcr.io"});
              }},
         Good{"ExtraKindWithoutApiVersionMatchesAny",
              "kinds:\n  extra:\n  - {kind: Runner, podTemplate: spec.template}\n",
-             [](const Config& c) { EXPECT_NE(c.kinds.find("x.io/v1", "Runner"), nullptr); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_NE(c.kinds.find("x.io/v1", "Runner"), nullptr);
+             }},
         Good{"ExcludeWinsOverExtraWhateverTheOrder",
              "kinds:\n  exclude: [Runner]\n  extra: [{kind: Runner, podTemplate: spec.template}]\n",
-             [](const Config& c) { EXPECT_EQ(c.kinds.find("x.io/v1", "Runner"), nullptr); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(c.kinds.find("x.io/v1", "Runner"), nullptr);
+             }},
         Good{"AliasesAreFollowed", "namespaces:\n  include: &ns [apps]\n  exclude: *ns\n",
-             [](const Config& c) {
+             [](const Settings& s) {
+               const Config& c = s.placement;
                EXPECT_EQ(c.namespaces_exclude, std::vector<std::string>{"apps"});
              }},
         Good{"TaggedStringIsAString", "optOutAnnotation: !!str example.com/skip\n",
-             [](const Config& c) { EXPECT_EQ(c.opt_out_annotation, "example.com/skip"); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(c.opt_out_annotation, "example.com/skip");
+             }},
         Good{"CommentOnlyConfigMapValueIsEmpty",
              "kind: ConfigMap\ndata:\n  architectures: |\n    # none yet\n",
-             [](const Config& c) { EXPECT_EQ(dump(c), dump(Config::defaults())); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_EQ(dump(c), dump(Config::defaults()));
+             }},
         Good{"ConfigMapEmptyListValue", "kind: ConfigMap\ndata:\n  namespaces.exclude: ''\n",
-             [](const Config& c) { EXPECT_TRUE(c.namespaces_exclude.empty()); }},
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_TRUE(c.namespaces_exclude.empty());
+             }},
         Good{"ConfigMapBooleanWords", "kind: ConfigMap\ndata:\n  placement.annotate: 'off'\n",
-             [](const Config& c) { EXPECT_FALSE(c.annotate); }}),
+             [](const Settings& s) {
+               const Config& c = s.placement;
+               EXPECT_FALSE(c.annotate);
+             }}),
     [](const ::testing::TestParamInfo<Good>& test) { return std::string(test.param.name); });
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <archfit/placement/config.hpp>
+#include <archfit/resolve/settings.hpp>
 
 namespace archfit::placement {
 namespace {
@@ -24,13 +25,14 @@ TEST(Config, DefaultsAreDesignSection4) {
   EXPECT_EQ(c.opt_out_annotation, "archfit.io/skip");
   EXPECT_NE(c.kinds.find("apps/v1", "Deployment"), nullptr);
   EXPECT_NE(c.kinds.find("argoproj.io/v1alpha1", "Rollout"), nullptr);
-  EXPECT_EQ(c.resolve.on_unresolved, resolve::OnUnresolved::Warn);
-  EXPECT_TRUE(c.resolve.fallback_platforms.empty());
-  EXPECT_EQ(c.resolve.concurrency, 16);
-  EXPECT_EQ(c.resolve.timeout, std::chrono::seconds(30));
-  EXPECT_EQ(c.resolve.tag_ttl.at("IfNotPresent"), std::chrono::hours(24 * 7));
-  EXPECT_EQ(c.resolve.tag_ttl.at("Always"), std::chrono::seconds(0));
-  EXPECT_EQ(c.resolve.tag_ttl.at("default"), std::chrono::hours(24));
+  EXPECT_EQ(c.on_unresolved, OnUnresolved::Warn);
+  EXPECT_TRUE(c.fallback_platforms.empty());
+  resolve::Settings r;
+  EXPECT_EQ(r.concurrency, 16);
+  EXPECT_EQ(r.timeout, std::chrono::seconds(30));
+  EXPECT_EQ(r.tag_ttl.at("IfNotPresent"), std::chrono::hours(24 * 7));
+  EXPECT_EQ(r.tag_ttl.at("Always"), std::chrono::seconds(0));
+  EXPECT_EQ(r.tag_ttl.at("default"), std::chrono::hours(24));
 
   ASSERT_EQ(c.architectures.size(), 2u);
   const Architecture& amd64 = c.architectures.at("amd64");

@@ -16,7 +16,8 @@ using testing::plan;
 using testing::rules;
 
 const char* kImage = "registry.example.com/app:1";
-const std::string kSpec = "      containers:\n      - name: app\n        image: registry.example.com/app:1\n";
+const std::string kSpec =
+    "      containers:\n      - name: app\n        image: registry.example.com/app:1\n";
 
 const Finding& finding(const TemplatePlan& p, const std::string& rule) {
   for (const Finding& f : p.findings) {
@@ -36,9 +37,10 @@ TEST(Planner, AnAmd64OnlyImageGetsAffinityAndARecord) {
   TemplatePlan p = plan(doc, Lock{{kImage, "linux/amd64"}});
   EXPECT_TRUE(p.changes_template());
   EXPECT_EQ(rules(p), std::vector<std::string>{"missing-arch-affinity+"});
-  EXPECT_EQ(*spec_field(p.desired, "affinity"),
-            data("{nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
-                 "[{matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]}]}}}"));
+  EXPECT_EQ(
+      *spec_field(p.desired, "affinity"),
+      data("{nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "
+           "[{matchExpressions: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]}]}}}"));
   const yaml::Value& annotations = *p.desired.find("metadata")->find("annotations");
   EXPECT_EQ(annotations.find("archfit.io/platforms")->as_string(), "linux/amd64");
   EXPECT_EQ(annotations.find("archfit.io/owned")->as_string(),
@@ -71,7 +73,8 @@ TEST(Planner, AfterFixNothingChangesAndNothingIsFixable) {
   // Rebuild the document from the desired view: its spec fields and metadata.
   Doc again(
       "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n"
-      "    metadata: " + yaml::to_json(*fixed.find("metadata")) + "\n    spec:\n" + kSpec +
+      "    metadata: " +
+      yaml::to_json(*fixed.find("metadata")) + "\n    spec:\n" + kSpec +
       "      affinity: " + yaml::to_json(*spec_field(fixed, "affinity")) + "\n" +
       "      tolerations: " + yaml::to_json(*spec_field(fixed, "tolerations")) + "\n");
   TemplatePlan second = plan(again, lock);
@@ -112,14 +115,15 @@ TEST(Planner, APinThatExcludesEveryImagePlatformIsReportedAndKept) {
 }
 
 TEST(Planner, PlacesByTheImagesItKnows) {
-  std::string spec = kSpec + "      - name: sidecar\n        image: registry.example.com/unknown:1\n";
+  std::string spec =
+      kSpec + "      - name: sidecar\n        image: registry.example.com/unknown:1\n";
   Doc doc(deployment(spec));
   TemplatePlan p = plan(doc, Lock{{kImage, "linux/amd64"}});
   EXPECT_TRUE(p.changes_template());
   EXPECT_EQ(rules(p), (std::vector<std::string>{"unresolved-image", "missing-arch-affinity+"}));
   // With onUnresolved: fail nothing changes.
   Config fail = Config::defaults();
-  fail.resolve.on_unresolved = resolve::OnUnresolved::Fail;
+  fail.on_unresolved = OnUnresolved::Fail;
   TemplatePlan q = plan(doc, Lock{{kImage, "linux/amd64"}}, fail);
   EXPECT_FALSE(q.changes_template());
   ASSERT_EQ(rules(q), std::vector<std::string>{"unresolved-image"});

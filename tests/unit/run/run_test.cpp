@@ -36,7 +36,7 @@ resolve::Sources offline() {
 // An offline engine over the lock above, default configuration.
 struct Engine {
   placement::Config config = placement::Config::defaults();
-  resolve::Resolver resolver{config.resolve, cache::LockFile::parse(kLock, "archfit.lock"),
+  resolve::Resolver resolver{resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
                              "archfit.lock", offline()};
   std::vector<placement::Finding> findings;
   std::vector<report::WorkloadSeen> workloads;
