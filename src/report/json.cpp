@@ -1,8 +1,7 @@
 // json: {"findings": [...], "summary": {...}}, every finding, written with
 // RapidJSON as findings come.
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/writer.h>
 
+#include "report/json_out.hpp"
 #include "report/writers.hpp"
 
 namespace archfit::report::detail {
@@ -14,7 +13,7 @@ using placement::Finding;
 class JsonWriter : public Writer {
  public:
   JsonWriter(std::ostream& out, const WriterOptions& options)
-      : options_(options), stream_(out), w_(stream_) {
+      : options_(options), out_(out), w_(out_.w()) {
     w_.StartObject();
     w_.Key("findings");
     w_.StartArray();
@@ -22,36 +21,33 @@ class JsonWriter : public Writer {
 
   void add(const Finding& f) override {
     w_.StartObject();
-    string("rule", f.rule);
-    string("severity", placement::severity_name(f.severity));
-    string("message", f.message);
-    string("file", f.file);
-    w_.Key("line");
-    w_.Uint(f.line);
-    w_.Key("column");
-    w_.Uint(f.column);
-    w_.Key("document");
-    w_.Uint(f.document);
+    out_.string("rule", f.rule);
+    out_.string("severity", placement::severity_name(f.severity));
+    out_.string("message", f.message);
+    out_.string("file", f.file);
+    out_.number("line", f.line);
+    out_.number("column", f.column);
+    out_.number("document", f.document);
     w_.Key("resource");
     w_.StartObject();
-    string("apiVersion", f.resource.api_version);
-    string("kind", f.resource.kind);
-    string("namespace", f.resource.namespace_name);
-    string("name", f.resource.name);
+    out_.string("apiVersion", f.resource.api_version);
+    out_.string("kind", f.resource.kind);
+    out_.string("namespace", f.resource.namespace_name);
+    out_.string("name", f.resource.name);
     w_.EndObject();
     w_.Key("field");
     w_.StartObject();
-    string("path", f.field_path);
+    out_.string("path", f.field_path);
     raw_or_null("current", f.current);
     raw_or_null("proposed", f.proposed);
     w_.EndObject();
     w_.Key("fixable");
     w_.Bool(f.fixable);
-    w_.Key("source");
     if (f.source.empty()) {
+      w_.Key("source");
       w_.Null();
     } else {
-      string("source", source_path(f, options_), false);
+      out_.string("source", source_path(f, options_));
     }
     w_.EndObject();
   }
@@ -60,30 +56,18 @@ class JsonWriter : public Writer {
     w_.EndArray();
     w_.Key("summary");
     w_.StartObject();
-    w_.Key("files");
-    w_.Uint64(summary.files);
-    w_.Key("workloads");
-    w_.Uint64(summary.workloads);
-    w_.Key("templates");
-    w_.Uint64(summary.templates);
-    w_.Key("errors");
-    w_.Uint64(summary.counts.errors);
-    w_.Key("warnings");
-    w_.Uint64(summary.counts.warnings);
-    w_.Key("infos");
-    w_.Uint64(summary.counts.infos);
+    out_.number("files", summary.files);
+    out_.number("workloads", summary.workloads);
+    out_.number("templates", summary.templates);
+    out_.number("errors", summary.counts.errors);
+    out_.number("warnings", summary.counts.warnings);
+    out_.number("infos", summary.counts.infos);
     w_.EndObject();
     w_.EndObject();
-    stream_.Flush();
-    stream_.Put('\n');
-    stream_.Flush();
+    out_.end_document();
   }
 
  private:
-  void string(const char* key, std::string_view value, bool with_key = true) {
-    if (with_key) w_.Key(key);
-    w_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-  }
   void raw_or_null(const char* key, const std::string& json) {
     w_.Key(key);
     if (json.empty()) {
@@ -94,8 +78,8 @@ class JsonWriter : public Writer {
   }
 
   WriterOptions options_;
-  rapidjson::OStreamWrapper stream_;
-  rapidjson::Writer<rapidjson::OStreamWrapper> w_;
+  JsonOut out_;
+  JsonOut::Writer& w_;
 };
 
 }  // namespace

@@ -5,11 +5,9 @@
 // manifests rendered afresh. Written as findings come.
 #include <filesystem>
 
-#include <rapidjson/ostreamwrapper.h>
-#include <rapidjson/writer.h>
-
 #include <archfit/report/rules.hpp>
 
+#include "report/json_out.hpp"
 #include "report/writers.hpp"
 
 namespace archfit::report::detail {
@@ -63,10 +61,10 @@ std::string artifact_uri(const std::string& file) {
 class SarifWriter : public Writer {
  public:
   SarifWriter(std::ostream& out, const WriterOptions& options)
-      : options_(options), stream_(out), w_(stream_) {
+      : options_(options), out_(out), w_(out_.w()) {
     w_.StartObject();
-    string("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-    string("version", "2.1.0");
+    out_.string("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+    out_.string("version", "2.1.0");
     w_.Key("runs");
     w_.StartArray();
     w_.StartObject();
@@ -74,9 +72,9 @@ class SarifWriter : public Writer {
     w_.StartObject();
     w_.Key("driver");
     w_.StartObject();
-    string("name", "archfit");
-    if (!options.tool_version.empty()) string("version", options.tool_version);
-    string("informationUri", homepage());
+    out_.string("name", "archfit");
+    if (!options.tool_version.empty()) out_.string("version", options.tool_version);
+    out_.string("informationUri", homepage());
     w_.Key("rules");
     w_.StartArray();
     for (const Rule& r : rules())
@@ -89,10 +87,10 @@ class SarifWriter : public Writer {
       if (!id.ends_with('/')) id += '/';
       w_.Key("automationDetails");
       w_.StartObject();
-      string("id", id);
+      out_.string("id", id);
       w_.EndObject();
     }
-    string("columnKind", "unicodeCodePoints");
+    out_.string("columnKind", "unicodeCodePoints");
     w_.Key("results");
     w_.StartArray();
   }
@@ -100,58 +98,29 @@ class SarifWriter : public Writer {
   void add(const Finding& f) override {
     const Rule& r = rule(f.rule);
     w_.StartObject();
-    string("ruleId", f.rule);
-    w_.Key("ruleIndex");
-    w_.Uint(static_cast<unsigned>(&r - rules().data()));
-    string("level", level(f.severity));
-    w_.Key("message");
-    w_.StartObject();
-    string("text", f.message);
-    w_.EndObject();
+    out_.string("ruleId", f.rule);
+    out_.number("ruleIndex", static_cast<unsigned>(&r - rules().data()));
+    out_.string("level", level(f.severity));
+    text("message", f.message);
+    // With a source root, the alert goes on the chart's template (lines of
+    // the rendered stream mean nothing there: line 1) and the stream, where
+    // the finding is, is related.
+    std::string source = source_path(f, options_);
+    bool on_source = !source.empty() && !options_.source_root.empty();
+    Region in_stream = region_of(f);
     w_.Key("locations");
     w_.StartArray();
     w_.StartObject();
-    w_.Key("physicalLocation");
-    w_.StartObject();
-    // With a source root, the alert goes on the chart's template (lines of
-    // the rendered stream mean nothing there) and the stream is related.
-    std::string source = source_path(f, options_);
-    bool on_source = !source.empty() && !options_.source_root.empty();
-    w_.Key("artifactLocation");
-    w_.StartObject();
-    string("uri", artifact_uri(on_source ? source : f.file));
-    w_.EndObject();
-    if (on_source) {
-      w_.Key("region");
-      w_.StartObject();
-      w_.Key("startLine");
-      w_.Uint(1);
-      w_.EndObject();
-    } else if (f.line > 0) {
-      w_.Key("region");
-      w_.StartObject();
-      w_.Key("startLine");
-      w_.Uint(f.line);
-      w_.Key("startColumn");
-      w_.Uint(f.column);
-      bool end = f.end_line > f.line || (f.end_line == f.line && f.end_column > f.column);
-      w_.Key("endLine");
-      w_.Uint(end ? f.end_line : f.line);
-      w_.Key("endColumn");
-      w_.Uint(end ? f.end_column : f.column + 1);
-      w_.EndObject();
-    }
-    w_.EndObject();
+    physical_location(on_source ? source : f.file, on_source ? Region{1, 0, 0, 0} : in_stream);
     if (!f.resource.kind.empty()) {
       w_.Key("logicalLocations");
       w_.StartArray();
       w_.StartObject();
-      std::string name =
-          f.resource.kind + "/" +
-          (f.resource.namespace_name.empty() ? "" : f.resource.namespace_name + "/") +
-          f.resource.name;
-      string("fullyQualifiedName", name);
-      string("kind", "resource");
+      out_.string("fullyQualifiedName",
+                  f.resource.kind + "/" +
+                      (f.resource.namespace_name.empty() ? "" : f.resource.namespace_name + "/") +
+                      f.resource.name);
+      out_.string("kind", "resource");
       w_.EndObject();
       w_.EndArray();
     }
@@ -161,38 +130,19 @@ class SarifWriter : public Writer {
       w_.Key("relatedLocations");
       w_.StartArray();
       w_.StartObject();
-      w_.Key("id");
-      w_.Uint(1);
-      w_.Key("physicalLocation");
-      w_.StartObject();
-      w_.Key("artifactLocation");
-      w_.StartObject();
-      string("uri", artifact_uri(on_source ? f.file : source));
-      w_.EndObject();
-      if (on_source && f.line > 0) {
-        w_.Key("region");
-        w_.StartObject();
-        w_.Key("startLine");
-        w_.Uint(f.line);
-        w_.Key("startColumn");
-        w_.Uint(f.column);
-        w_.EndObject();
-      }
-      w_.EndObject();
-      w_.Key("message");
-      w_.StartObject();
-      string("text", on_source ? "where it was rendered" : "the template it was rendered from");
-      w_.EndObject();
+      out_.number("id", 1);
+      physical_location(on_source ? f.file : source, on_source ? in_stream : Region{});
+      text("message", on_source ? "where it was rendered" : "the template it was rendered from");
       w_.EndObject();
       w_.EndArray();
     }
     w_.Key("partialFingerprints");
     w_.StartObject();
-    string("archfitFinding/v1", fingerprint(f));
+    out_.string("archfitFinding/v1", fingerprint(f));
     w_.EndObject();
     w_.Key("properties");
     w_.StartObject();
-    string("fieldPath", f.field_path);
+    out_.string("fieldPath", f.field_path);
     w_.Key("fixable");
     w_.Bool(f.fixable);
     w_.EndObject();
@@ -204,39 +154,70 @@ class SarifWriter : public Writer {
     w_.EndObject();
     w_.EndArray();  // runs
     w_.EndObject();
-    stream_.Put('\n');
-    stream_.Flush();
+    out_.end_document();
   }
 
  private:
-  void string(const char* key, std::string_view value) {
-    w_.Key(key);
-    w_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  // 1-based; 0 leaves a field out (a region without a line is left out).
+  struct Region {
+    std::uint32_t line = 0;
+    std::uint32_t column = 0;
+    std::uint32_t end_line = 0;
+    std::uint32_t end_column = 0;
+  };
+
+  // Where the finding is in its file; a node whose end is unknown spans one
+  // character.
+  static Region region_of(const Finding& f) {
+    if (f.line == 0) return {};
+    bool end = f.end_line > f.line || (f.end_line == f.line && f.end_column > f.column);
+    return Region{f.line, f.column, end ? f.end_line : f.line, end ? f.end_column : f.column + 1};
   }
+
+  // "physicalLocation": {"artifactLocation": {"uri"}, "region": {...}}
+  void physical_location(const std::string& file, const Region& region) {
+    w_.Key("physicalLocation");
+    w_.StartObject();
+    w_.Key("artifactLocation");
+    w_.StartObject();
+    out_.string("uri", artifact_uri(file));
+    w_.EndObject();
+    if (region.line > 0) {
+      w_.Key("region");
+      w_.StartObject();
+      out_.number("startLine", region.line);
+      if (region.column > 0) out_.number("startColumn", region.column);
+      if (region.end_line > 0) out_.number("endLine", region.end_line);
+      if (region.end_column > 0) out_.number("endColumn", region.end_column);
+      w_.EndObject();
+    }
+    w_.EndObject();
+  }
+
   void text(const char* key, std::string_view value) {
     w_.Key(key);
     w_.StartObject();
-    string("text", value);
+    out_.string("text", value);
     w_.EndObject();
   }
 
   void write_rule(const Rule& r) {
     w_.StartObject();
-    string("id", r.id);
+    out_.string("id", r.id);
     text("shortDescription", r.summary);
     text("fullDescription", r.description);
     std::string uri = r.help_uri();
     w_.Key("help");
     w_.StartObject();
     std::string help = std::string(r.description) + " See " + uri;
-    string("text", help);
-    string("markdown", std::string(r.description) + "\n\n[docs/rules.md#" + std::string(r.id) +
-                           "](" + uri + ")");
+    out_.string("text", help);
+    out_.string("markdown", std::string(r.description) + "\n\n[docs/rules.md#" + std::string(r.id) +
+                                "](" + uri + ")");
     w_.EndObject();
-    string("helpUri", uri);
+    out_.string("helpUri", uri);
     w_.Key("defaultConfiguration");
     w_.StartObject();
-    string("level", level(r.severity));
+    out_.string("level", level(r.severity));
     w_.EndObject();
     w_.Key("properties");
     w_.StartObject();
@@ -250,8 +231,8 @@ class SarifWriter : public Writer {
   }
 
   WriterOptions options_;
-  rapidjson::OStreamWrapper stream_;
-  rapidjson::Writer<rapidjson::OStreamWrapper> w_;
+  JsonOut out_;
+  JsonOut::Writer& w_;
 };
 
 }  // namespace

@@ -284,10 +284,7 @@ INSTANTIATE_TEST_SUITE_P(
              }},
         Good{"NullValuesKeepDefaults",
              "clusterPlatforms:\nplacement:\n  mode: ~\nresolve: null\nselector:\n",
-             [](const Settings& s) {
-               const Config& c = s.placement;
-               EXPECT_EQ(dump(c), dump(Config::defaults()));
-             }},
+             [](const Settings& s) { EXPECT_EQ(dump(s), dump(Config::defaults())); }},
         Good{"PlatformsAreNormalized", "clusterPlatforms: [linux/x86_64, linux/aarch64, arm64]\n",
              [](const Settings& s) {
                const Config& c = s.placement;
@@ -327,10 +324,7 @@ INSTANTIATE_TEST_SUITE_P(
                          (Labels{{"kubernetes.io/arch", "arm64"}}));
              }},
         Good{"EmptyArchitectureEntryIsTheDefault", "architectures: {arm64: {}, amd64: ~}\n",
-             [](const Settings& s) {
-               const Config& c = s.placement;
-               EXPECT_EQ(dump(c), dump(Config::defaults()));
-             }},
+             [](const Settings& s) { EXPECT_EQ(dump(s), dump(Config::defaults())); }},
         Good{"TolerationDefaultsAndEmptyStrings",
              "architectures:\n  arm64:\n    tolerations:\n    - {operator: Exists}\n"
              "    - {key: a, operator: '', value: '1', effect: ''}\n",
@@ -386,10 +380,7 @@ INSTANTIATE_TEST_SUITE_P(
              }},
         Good{"CommentOnlyConfigMapValueIsEmpty",
              "kind: ConfigMap\ndata:\n  architectures: |\n    # none yet\n",
-             [](const Settings& s) {
-               const Config& c = s.placement;
-               EXPECT_EQ(dump(c), dump(Config::defaults()));
-             }},
+             [](const Settings& s) { EXPECT_EQ(dump(s), dump(Config::defaults())); }},
         Good{"ConfigMapEmptyListValue", "kind: ConfigMap\ndata:\n  namespaces.exclude: ''\n",
              [](const Settings& s) {
                const Config& c = s.placement;
