@@ -58,10 +58,11 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
                  c.image, field(c));
       continue;
     }
-    const resolve::Resolution* r = lookup(*ref);
+    const ImageAnswer answer = lookup(*ref);
     if (!ref->has_digest() && report.wants(Severity::Info, false)) {
-      std::string pin =
-          r->ok && !r->digest.empty() ? " (" + c.image_ref + "@" + r->digest + ")" : "";
+      std::string pin = answer.known() && !answer.digest.empty()
+                            ? " (" + c.image_ref + "@" + std::string(answer.digest) + ")"
+                            : "";
       report.add("mutable-tag", Severity::Info,
                  who(c) + ": image " + archfit::quoted(c.image_ref) +
                      " is a tag, which can move to an image built for other platforms; pin its "
@@ -69,26 +70,26 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
                      pin,
                  c.image, field(c));
     }
-    if (r->ok) {
-      facts.sets.push_back(&r->platforms);
+    if (answer.known()) {
+      facts.sets.push_back(answer.platforms);
       facts.images.emplace_back(c.image_ref, false);
       continue;
     }
     if (s.on_unresolved == OnUnresolved::Fail) facts.leave_alone = true;
-    if (!s.fallback_platforms.empty()) {
+    if (answer.assumed) {
       if (s.on_unresolved != OnUnresolved::Ignore) {
         report.add("unresolved-image",
                    s.on_unresolved == OnUnresolved::Fail ? Severity::Error : Severity::Warning,
                    who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
-                       std::string(r->cause(*ref)) + "; using resolve.fallbackPlatforms (" +
-                       list(s.fallback_platforms) + ")",
+                       std::string(answer.why) + "; using resolve.fallbackPlatforms (" +
+                       list(*answer.platforms) + ")",
                    c.image, field(c));
       }
-      facts.sets.push_back(&s.fallback_platforms);
+      facts.sets.push_back(answer.platforms);
       facts.images.emplace_back(c.image_ref, true);
       continue;
     }
-    unresolved.push_back(Unresolved{&c, std::string(r->cause(*ref))});
+    unresolved.push_back(Unresolved{&c, std::string(answer.why)});
   }
   bool others_known = !facts.sets.empty();
   if (!others_known) facts.leave_alone = true;

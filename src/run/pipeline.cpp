@@ -13,6 +13,7 @@
 #include <archfit/placement/plan.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/document_edits.hpp>
+#include <archfit/run/image_answer.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -246,11 +247,11 @@ class Pipeline {
     if (first && !look_up_locally(file, workloads, work)) return Outcome::Deferred;
     if (mode == Mode::CollectImages) return Outcome::Deferred;
 
-    placement::Lookup lookup = [&resolver](const image::Reference& ref) {
+    placement::Lookup lookup = [&resolver, &config](const image::Reference& ref) {
       // Everything was looked up above or resolved since; an image that was
       // not (it cannot happen) gets the resolver's local answer.
       const resolve::Resolution* r = resolver.find(ref);
-      return r != nullptr ? r : resolver.resolve_local(ref);
+      return answer_of(ref, r != nullptr ? *r : *resolver.resolve_local(ref), config);
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;

@@ -10,7 +10,6 @@
 // changes into text.
 #pragma once
 
-#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,9 +17,9 @@
 #include <archfit/image/platform_set.hpp>
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/workload.hpp>
+#include <archfit/placement/answer.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
-#include <archfit/resolve/resolution.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/value.hpp>
 
@@ -61,9 +60,6 @@ struct TemplateContext {
   // time on large inputs.
   bool quiet = false;
 };
-
-// Looks an image up; never returns nullptr.
-using Lookup = std::function<const resolve::Resolution*(const image::Reference&)>;
 
 enum class Action { Fix, Remove };
 

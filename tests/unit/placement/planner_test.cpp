@@ -130,6 +130,26 @@ TEST(Planner, PlacesByTheImagesItKnows) {
   EXPECT_EQ(finding(q, "unresolved-image").severity, Severity::Error);
 }
 
+TEST(Planner, AnAssumedImagePlacesThePodsAndSaysItIsAssumed) {
+  std::string spec =
+      kSpec + "      - name: sidecar\n        image: registry.example.com/unknown:1\n";
+  Doc doc(deployment(spec));
+  TemplatePlan p = plan(doc, Lock({{kImage, "linux/amd64,linux/arm64"}}, "linux/amd64"));
+  // Only amd64 is common to the known image and the assumed one.
+  EXPECT_EQ(p.platforms.str(), "linux/amd64");
+  const Finding& f = finding(p, "unresolved-image");
+  EXPECT_EQ(f.severity, Severity::Warning);
+  EXPECT_NE(f.message.find("not in the test's lock; using resolve.fallbackPlatforms (linux/amd64)"),
+            std::string::npos)
+      << f.message;
+  // An assumption is not a fact: with onUnresolved: fail, nothing changes.
+  Config fail = Config::defaults();
+  fail.on_unresolved = OnUnresolved::Fail;
+  TemplatePlan q = plan(doc, Lock({{kImage, "linux/amd64,linux/arm64"}}, "linux/amd64"), fail);
+  EXPECT_FALSE(q.changes_template());
+  EXPECT_EQ(finding(q, "unresolved-image").severity, Severity::Error);
+}
+
 TEST(Planner, QuietPlansWriteTheSameAndWordOnlyWhatIsLeft) {
   Doc doc(deployment(kSpec));
   Lock lock{{kImage, "linux/arm64"}};

@@ -10,6 +10,7 @@
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/resolve/resolver.hpp>
+#include <archfit/run/image_answer.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -147,6 +148,34 @@ TEST(Run, AnotherAnalyzerRunsOnEveryDocumentWithWorkloads) {
   }
   EXPECT_EQ(seen, (std::vector<std::string>{"apps.yaml 0", "apps.yaml 2"}));
   EXPECT_EQ(r.counts.warnings, 2u);
+}
+
+TEST(ImageAnswer, ResolvedImagesAreKnownOthersAssumedOnlyWithAFallback) {
+  const image::Reference ref = image::Reference::parse("registry.example/app:1");
+  placement::Config config = placement::Config::defaults();
+  resolve::Resolution found;
+  found.ok = true;
+  found.platforms = image::PlatformSet::parse("linux/arm64");
+  found.digest = "sha256:" + std::string(64, 'a');
+  placement::ImageAnswer a = answer_of(ref, found, config);
+  EXPECT_TRUE(a.known());
+  EXPECT_EQ(a.platforms, &found.platforms);
+  EXPECT_EQ(a.digest, found.digest);
+  EXPECT_TRUE(a.why.empty());
+
+  resolve::Resolution missing;
+  missing.error = "registry.example/app:1: is not in the lock file archfit.lock";
+  placement::ImageAnswer b = answer_of(ref, missing, config);
+  EXPECT_FALSE(b.known());
+  EXPECT_EQ(b.platforms, nullptr);
+  EXPECT_EQ(b.why, "is not in the lock file archfit.lock");
+
+  config.fallback_platforms = image::PlatformSet::parse("linux/amd64");
+  placement::ImageAnswer c = answer_of(ref, missing, config);
+  EXPECT_FALSE(c.known());
+  EXPECT_TRUE(c.assumed);
+  EXPECT_EQ(c.platforms, &config.fallback_platforms);
+  EXPECT_EQ(c.why, b.why);
 }
 
 }  // namespace
