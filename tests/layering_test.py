@@ -10,7 +10,8 @@
    chain of (PUBLIC, so inherited) DEPS, only by modules that may use registry.
 3. libcurl headers: only registry (and the command line) include <curl/...>.
 4. One failure convention (include/archfit/base/error.hpp): nothing in src/
-   throws a std:: exception (std::bad_alloc aside) instead of archfit::Error.
+   throws a std:: exception (std::bad_alloc aside) instead of archfit::Error,
+   and no public header declares a *_problem() string or a reason() member.
 
 usage: layering_test.py ROOT           check the tree at ROOT
        layering_test.py --self-test ROOT
@@ -135,23 +136,32 @@ def check_links(root):
     return problems
 
 
-def check_throws(root):
+def check_failures(root):
+    """The one failure convention: no std:: exception thrown, and in public
+    headers none of the older shapes (a *_problem() string, a reason() member)."""
     problems = []
-    pattern = re.compile(r"throw\s+std::(?!bad_alloc\b)\w+")
-    for dirpath, _, names in os.walk(os.path.join(root, "src")):
-        for name in sorted(names):
-            if not name.endswith((".cpp", ".hpp")):
-                continue
-            path = os.path.join(dirpath, name)
-            for n, line in enumerate(open(path, encoding="utf-8"), 1):
-                if pattern.search(line):
-                    problems.append(f"{os.path.relpath(path, root)}:{n}: throws a std:: exception; "
-                                    f"use fail() (include/archfit/base/error.hpp): {line.strip()}")
+    throws = re.compile(r"throw\s+std::(?!bad_alloc\b)\w+")
+    older = re.compile(r"std::string\s+\w+_problem\s*\(|\breason\(\)\s*const")
+    for top in ("src", "include"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            for name in sorted(names):
+                if not name.endswith((".cpp", ".hpp")):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                for n, line in enumerate(open(path, encoding="utf-8"), 1):
+                    if top == "src" and throws.search(line):
+                        problems.append(f"{rel}:{n}: throws a std:: exception; use fail() "
+                                        f"(include/archfit/base/error.hpp): {line.strip()}")
+                    if top == "include" and older.search(line):
+                        problems.append(f"{rel}:{n}: reports failure in an older shape; use "
+                                        f"try_<verb> with std::string* why "
+                                        f"(include/archfit/base/error.hpp): {line.strip()}")
     return problems
 
 
 def check(root):
-    return check_includes(root) + check_links(root) + check_throws(root)
+    return check_includes(root) + check_links(root) + check_failures(root)
 
 
 def self_test(root):
@@ -165,6 +175,8 @@ def self_test(root):
          "archfit/resolve/resolution.hpp"),
         ("a std:: exception", "src/image/planted.cpp", None,
          'void f() { throw std::runtime_error("x"); }\n', "throws a std:: exception"),
+        ("a failure in an older shape", "include/archfit/image/planted.hpp", None,
+         "std::string name_problem(std::string_view text);\n", "reports failure in an older shape"),
         ("a link to a module above", "CMakeLists.txt",
          "archfit_module(edit DEPS archfit_yaml", "archfit_module(edit DEPS archfit_yaml archfit_placement",
          "module 'edit' links archfit_placement"),

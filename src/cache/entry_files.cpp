@@ -105,7 +105,7 @@ std::optional<std::string> read_small_file(const std::filesystem::path& path,
   return out;
 }
 
-bool replace_file(const std::filesystem::path& path, std::string_view data, std::string* why) {
+bool try_replace_file(const std::filesystem::path& path, std::string_view data, std::string* why) {
   auto give_up = [&](int err) {
     if (why) *why = "cannot write " + path.string() + ": " + std::strerror(err);
     return false;

@@ -24,7 +24,7 @@ std::optional<std::string> read_small_file(const std::filesystem::path& path,
 // named temp_prefix() + "<pid>-<random>" beside it, which is renamed over
 // `path`. On failure returns false with "cannot write <path>: <reason>" in
 // *why and leaves no temporary file behind.
-bool replace_file(const std::filesystem::path& path, std::string_view data, std::string* why);
+bool try_replace_file(const std::filesystem::path& path, std::string_view data, std::string* why);
 
 // Temporary files start with this; a leftover one (a writer that was killed)
 // is garbage for prune.

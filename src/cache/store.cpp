@@ -78,7 +78,7 @@ std::optional<TagEntry> Store::get_tag(const image::Reference& ref) const {
   }
 }
 
-bool Store::put_digest(DigestEntry entry, std::string* why) {
+bool Store::try_put_digest(DigestEntry entry, std::string* why) {
   if (!is_sha256_digest(entry.digest)) {
     set_why(why, "not caching invalid digest " + entry.digest +
                      ": the cache keeps sha256: digests of 64 lowercase hex digits");
@@ -95,14 +95,14 @@ bool Store::put_digest(DigestEntry entry, std::string* why) {
   }
   try {
     entry.written = to_stored_time(clock_());
-    return replace_file(digest_path(entry.digest), encode_digest_entry(entry), why);
+    return try_replace_file(digest_path(entry.digest), encode_digest_entry(entry), why);
   } catch (const std::exception& e) {
     set_why(why, "cannot cache " + entry.digest + ": " + e.what());
     return false;
   }
 }
 
-bool Store::put_tag(const image::Reference& ref, std::string_view digest, std::string* why) {
+bool Store::try_put_tag(const image::Reference& ref, std::string_view digest, std::string* why) {
   if (ref.has_digest()) {
     set_why(why, "not caching " + ref.canonical() +
                      " by tag: a reference with a digest always means that digest");
@@ -115,7 +115,7 @@ bool Store::put_tag(const image::Reference& ref, std::string_view digest, std::s
   }
   try {
     TagEntry entry{ref.canonical(), std::string(digest), to_stored_time(clock_())};
-    return replace_file(tag_path(ref), encode_tag_entry(entry), why);
+    return try_replace_file(tag_path(ref), encode_tag_entry(entry), why);
   } catch (const std::exception& e) {
     set_why(why, "cannot cache " + ref.canonical() + ": " + e.what());
     return false;

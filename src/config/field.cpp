@@ -109,14 +109,11 @@ std::int64_t verbatim_shift(yaml::NodeRef node, std::string_view text) {
   }
 }
 
-// The rules behind the typed reads, below. Each returns "" when `text` is
-// valid, else the problem.
-std::string enum_problem(std::string_view text, std::string_view noun,
-                         const std::vector<std::string_view>& options);
-std::string integer_problem(std::string_view text, std::int64_t min, std::int64_t max,
-                            std::int64_t* value);
+// The rules behind the typed reads, below: the value, or nothing with why.
+std::optional<std::int64_t> try_parse_integer(std::string_view text, std::int64_t min,
+                                              std::int64_t max, std::string* why);
 // One platform: parses and is known to Go.
-std::string platform_problem(std::string_view text, image::Platform* platform);
+std::optional<image::Platform> try_parse_known_platform(std::string_view text, std::string* why);
 
 }  // namespace
 
@@ -259,11 +256,11 @@ bool Field::as_bool() const {
 std::int64_t Field::as_int(std::int64_t min, std::int64_t max) const {
   std::string expected = "expected " + integer_range(min, max) + ", got ";
   if (!node_.resolved().is_scalar() || is_null()) fail(expected + describe());
-  std::int64_t value = 0;
-  std::string problem = integer_problem(text(), min, max, &value);
-  if (!problem.empty()) fail(problem);
+  std::string why;
+  std::optional<std::int64_t> value = try_parse_integer(text(), min, max, &why);
+  if (!value) fail(why);
   if (!flat_ && explicitly_string()) fail(expected + describe() + "; write it without quotes");
-  return value;
+  return *value;
 }
 
 std::string Field::as_string() const {
@@ -280,10 +277,12 @@ std::size_t Field::as_enum(std::string_view noun,
   if (!node_.resolved().is_scalar() || is_null()) {
     fail("expected one of " + join(options) + ", got " + describe());
   }
-  std::string problem = enum_problem(text(), noun, options);
-  if (!problem.empty()) fail(problem);
-  return static_cast<std::size_t>(std::find(options.begin(), options.end(), text()) -
-                                  options.begin());
+  auto found = std::find(options.begin(), options.end(), text());
+  if (found == options.end()) {
+    fail(archfit::quoted(text()) + " is not " + std::string(noun) + "; use one of " +
+         join(options) + did_you_mean(text(), options));
+  }
+  return static_cast<std::size_t>(found - options.begin());
 }
 
 std::chrono::seconds Field::as_duration() const {
@@ -300,10 +299,10 @@ std::chrono::seconds Field::as_duration() const {
 image::PlatformSet Field::as_platforms() const {
   image::PlatformSet set;
   for (const Field& item : items()) {
-    image::Platform platform;
-    std::string problem = platform_problem(item.as_string(), &platform);
-    if (!problem.empty()) item.fail(problem);
-    set.insert(platform);
+    std::string why;
+    std::optional<image::Platform> platform = try_parse_known_platform(item.as_string(), &why);
+    if (!platform) item.fail(why);
+    set.insert(*platform);
   }
   return set;
 }
@@ -407,35 +406,32 @@ std::optional<bool> bool_word(std::string_view text) {
 
 namespace {
 
-std::string enum_problem(std::string_view text, std::string_view noun,
-                         const std::vector<std::string_view>& options) {
-  if (std::find(options.begin(), options.end(), text) != options.end()) return {};
-  return archfit::quoted(text) + " is not " + std::string(noun) + "; use one of " + join(options) +
-         did_you_mean(text, options);
-}
-
-std::string integer_problem(std::string_view text, std::int64_t min, std::int64_t max,
-                            std::int64_t* value) {
+std::optional<std::int64_t> try_parse_integer(std::string_view text, std::int64_t min,
+                                              std::int64_t max, std::string* why) {
   std::string_view digits = !text.empty() && text.front() == '+' ? text.substr(1) : text;
   std::int64_t v = 0;
   auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
   bool numeric = !digits.empty() && end == digits.data() + digits.size() &&
                  (ec == std::errc() || ec == std::errc::result_out_of_range);
-  if (!numeric) return "expected " + integer_range(min, max) + ", got " + archfit::quoted(text);
-  if (ec == std::errc::result_out_of_range || v < min || v > max) {
-    return std::string(text) + " is out of range; use " + integer_range(min, max);
+  if (!numeric) {
+    *why = "expected " + integer_range(min, max) + ", got " + archfit::quoted(text);
+    return std::nullopt;
   }
-  *value = v;
-  return {};
+  if (ec == std::errc::result_out_of_range || v < min || v > max) {
+    *why = std::string(text) + " is out of range; use " + integer_range(min, max);
+    return std::nullopt;
+  }
+  return v;
 }
 
-std::string platform_problem(std::string_view text, image::Platform* platform) {
-  std::string why;
-  auto parsed = image::Platform::try_parse(text, &why);
-  if (!parsed) return why;
-  if (!parsed->is_known()) return unknown_platform(text, *parsed);
-  *platform = *parsed;
-  return {};
+std::optional<image::Platform> try_parse_known_platform(std::string_view text, std::string* why) {
+  auto parsed = image::Platform::try_parse(text, why);
+  if (!parsed) return std::nullopt;
+  if (!parsed->is_known()) {
+    *why = unknown_platform(text, *parsed);
+    return std::nullopt;
+  }
+  return parsed;
 }
 
 }  // namespace

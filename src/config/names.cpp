@@ -1,8 +1,11 @@
+#include <archfit/base/text.hpp>
 #include <archfit/config/names.hpp>
 
 namespace archfit::config {
 
 namespace {
+
+// The rules, each giving the first rule `text` breaks ("" for none).
 
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
@@ -12,7 +15,7 @@ bool is_lower_alnum(char c) {
 }
 
 // The name part of a qualified name, and a label value when not empty.
-std::string name_problem(std::string_view text) {
+std::string broken_name_rule(std::string_view text) {
   if (text.size() > 63) return "must be at most 63 characters";
   if (!is_alnum(text.front()) || !is_alnum(text.back())) {
     return "must start and end with a letter or digit";
@@ -25,7 +28,7 @@ std::string name_problem(std::string_view text) {
   return {};
 }
 
-std::string subdomain_problem(std::string_view text) {
+std::string broken_subdomain_rule(std::string_view text) {
   if (text.size() > 253) return "must be at most 253 characters";
   for (std::size_t start = 0;;) {
     std::size_t dot = text.find('.', start);
@@ -44,26 +47,24 @@ std::string subdomain_problem(std::string_view text) {
   }
 }
 
-}  // namespace
-
-std::string qualified_name_problem(std::string_view text) {
+std::string broken_qualified_name_rule(std::string_view text) {
   if (text.empty()) return "must not be empty";
   std::size_t slash = text.find('/');
-  if (slash == std::string_view::npos) return name_problem(text);
+  if (slash == std::string_view::npos) return broken_name_rule(text);
   if (text.find('/', slash + 1) != std::string_view::npos) return "may contain at most one '/'";
   std::string_view prefix = text.substr(0, slash);
   std::string_view name = text.substr(slash + 1);
   if (prefix.empty()) return "has an empty prefix before '/'";
-  if (std::string p = subdomain_problem(prefix); !p.empty()) return "prefix " + p;
+  if (std::string p = broken_subdomain_rule(prefix); !p.empty()) return "prefix " + p;
   if (name.empty()) return "has an empty name after '/'";
-  return name_problem(name);
+  return broken_name_rule(name);
 }
 
-std::string label_value_problem(std::string_view text) {
-  return text.empty() ? std::string() : name_problem(text);
+std::string broken_label_value_rule(std::string_view text) {
+  return text.empty() ? std::string() : broken_name_rule(text);
 }
 
-std::string dns_label_problem(std::string_view text) {
+std::string broken_dns_label_rule(std::string_view text) {
   if (text.empty()) return "must not be empty";
   if (text.size() > 63) return "must be at most 63 characters";
   if (!is_lower_alnum(text.front()) || !is_lower_alnum(text.back())) {
@@ -73,6 +74,33 @@ std::string dns_label_problem(std::string_view text) {
     if (!is_lower_alnum(c) && c != '-') return "may contain only lowercase letters, digits and '-'";
   }
   return {};
+}
+
+}  // namespace
+
+bool is_valid(Syntax syntax, std::string_view text, std::string* why) {
+  std::string problem;
+  switch (syntax) {
+    case Syntax::QualifiedName:
+      problem = broken_qualified_name_rule(text);
+      break;
+    case Syntax::LabelValue:
+      problem = broken_label_value_rule(text);
+      break;
+    case Syntax::DnsLabel:
+      problem = broken_dns_label_rule(text);
+      break;
+  }
+  if (problem.empty()) return true;
+  if (why != nullptr) *why = std::move(problem);
+  return false;
+}
+
+void require(Syntax syntax, std::string_view text, std::string_view noun, const Field& at) {
+  std::string why;
+  if (!is_valid(syntax, text, &why)) {
+    at.fail("invalid " + std::string(noun) + " " + archfit::quoted(text) + ": " + why);
+  }
 }
 
 }  // namespace archfit::config

@@ -17,9 +17,7 @@ std::vector<std::string> read_namespaces(const Field& f) {
   std::vector<std::string> out;
   for (const Field& item : f.items()) {
     std::string name = item.as_string();
-    std::string problem = dns_label_problem(name);
-    if (!problem.empty())
-      item.fail("invalid namespace name " + archfit::quoted(name) + ": " + problem);
+    require(Syntax::DnsLabel, name, "namespace name", item);
     out.push_back(std::move(name));
   }
   return out;
@@ -87,9 +85,7 @@ const std::vector<KeySpec>& config_keys() {
       {"optOutAnnotation", "annotation key",
        [](const Field& f, ParsedConfig& c) {
          std::string key = f.as_string();
-         std::string problem = qualified_name_problem(key);
-         if (!problem.empty())
-           f.fail("invalid annotation key " + archfit::quoted(key) + ": " + problem);
+         require(Syntax::QualifiedName, key, "annotation key", f);
          c.config.opt_out_annotation = std::move(key);
        }},
       {"resolve.onUnresolved", "fail | warn | ignore",

@@ -20,13 +20,9 @@ using Labels = std::vector<std::pair<std::string, std::string>>;
 Labels read_labels(const Field& value) {
   Labels out;
   for (const Field::Entry& e : value.entries()) {
-    std::string problem = qualified_name_problem(e.key);
-    if (!problem.empty())
-      e.key_field.fail("invalid label key " + archfit::quoted(e.key) + ": " + problem);
+    require(Syntax::QualifiedName, e.key, "label key", e.key_field);
     std::string text = e.value.as_string();
-    problem = label_value_problem(text);
-    if (!problem.empty())
-      e.value.fail("invalid label value " + archfit::quoted(text) + ": " + problem);
+    require(Syntax::LabelValue, text, "label value", e.value);
     out.emplace_back(e.key, std::move(text));
   }
   return out;
@@ -133,9 +129,7 @@ placement::LabelSelector::Requirement read_requirement(const Field& item) {
     if (e.value.is_null()) continue;
     if (e.key == "key") {
       r.key = e.value.as_string();
-      std::string problem = qualified_name_problem(r.key);
-      if (!problem.empty())
-        e.value.fail("invalid label key " + archfit::quoted(r.key) + ": " + problem);
+      require(Syntax::QualifiedName, r.key, "label key", e.value);
       has_key = true;
     } else if (e.key == "operator") {
       r.op = kOperators[e.value.as_enum("an operator", kOperators)];
@@ -143,9 +137,7 @@ placement::LabelSelector::Requirement read_requirement(const Field& item) {
       values_field = e.value;
       for (const Field& v : e.value.items()) {
         std::string text = v.as_string();
-        std::string problem = label_value_problem(text);
-        if (!problem.empty())
-          v.fail("invalid label value " + archfit::quoted(text) + ": " + problem);
+        require(Syntax::LabelValue, text, "label value", v);
         r.values.push_back(std::move(text));
       }
     }
@@ -172,9 +164,7 @@ placement::Toleration read_toleration(const Field& item) {
     if (e.value.is_null()) continue;
     if (e.key == "key") {
       t.key = e.value.as_string();
-      std::string problem = t.key.empty() ? "" : qualified_name_problem(t.key);
-      if (!problem.empty())
-        e.value.fail("invalid taint key " + archfit::quoted(t.key) + ": " + problem);
+      if (!t.key.empty()) require(Syntax::QualifiedName, t.key, "taint key", e.value);
     } else if (e.key == "operator") {
       // An empty operator means Equal, as in the API.
       if (!e.value.as_string().empty()) {
@@ -203,10 +193,9 @@ placement::Toleration read_toleration(const Field& item) {
   if (t.op == "Exists" && !t.value.empty()) {
     value_field->fail("must be empty when operator is Exists; remove value or use operator: Equal");
   }
-  if (t.op == "Equal") {
-    std::string problem = label_value_problem(t.value);
-    if (!problem.empty())
-      value_field->fail("invalid taint value " + archfit::quoted(t.value) + ": " + problem);
+  // An empty value (valid) may have no field.
+  if (t.op == "Equal" && !t.value.empty()) {
+    require(Syntax::LabelValue, t.value, "taint value", *value_field);
   }
   if (t.toleration_seconds && t.effect != "NoExecute") {
     seconds_field->fail("applies only with effect: NoExecute; remove it or set effect: NoExecute");

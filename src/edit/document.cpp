@@ -64,18 +64,19 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
       // All of a template's changes, or none of them.
       DocumentEditor::Mark mark = editor.checkpoint();
       bool ok = true;
+      std::string why;
       for (const yaml::FieldChange& change : *edit.changes) {
         if (change.remove) {
-          ok = editor.remove(edit.pod_template, change.path);
+          ok = editor.try_remove(edit.pod_template, change.path, &why);
         } else {
-          ok = editor.set(edit.pod_template, change.path, change.value,
-                          change.position.value_or(static_cast<std::size_t>(-1)));
+          ok = editor.try_set(edit.pod_template, change.path, change.value,
+                              change.position.value_or(static_cast<std::size_t>(-1)), &why);
         }
         if (!ok) break;
       }
       if (!ok) {
         editor.rollback(mark);
-        refused.emplace_back(i, editor.reason());
+        refused.emplace_back(i, std::move(why));
         next.push_back(i);
         continue;
       }

@@ -66,11 +66,12 @@ std::string where(NodeRef node) {
 
 }  // namespace
 
-// One set() or remove(): collects splices and commits them only if the whole
+// One try_set() or try_remove(): collects splices and commits them only if the whole
 // operation can be done.
 class DocumentEditor::Session {
  public:
-  explicit Session(DocumentEditor& editor) : e_(editor), at_(editor.tree_.text()) {}
+  Session(DocumentEditor& editor, std::string* why)
+      : e_(editor), why_(why), at_(editor.tree_.text()) {}
 
   bool failed() const { return !failure_.empty(); }
   bool fail(std::string why) {
@@ -79,7 +80,7 @@ class DocumentEditor::Session {
   }
   bool commit() {
     if (failed()) {
-      e_.reason_ = failure_;
+      if (why_ != nullptr) *why_ = failure_;
       return false;
     }
     e_.splices_.insert(e_.splices_.end(), pending_.begin(), pending_.end());
@@ -539,6 +540,7 @@ class DocumentEditor::Session {
   }
 
   DocumentEditor& e_;
+  std::string* why_;
   detail::TextPositions at_;
   std::vector<Splice> pending_;
   std::vector<NodeId> dropping_;
@@ -568,9 +570,9 @@ void DocumentEditor::rollback(Mark mark) {
   }
 }
 
-bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path, const Value& value,
-                         std::size_t position) {
-  Session s(*this);
+bool DocumentEditor::try_set(NodeRef mapping, const std::vector<std::string>& path,
+                             const Value& value, std::size_t position, std::string* why) {
+  Session s(*this, why);
   NodeRef node = mapping;
   if (node.is_alias()) return s.fail(s.alias_message(node)), s.commit();
   if (!s.editable(node)) return s.commit();
@@ -602,8 +604,9 @@ bool DocumentEditor::set(NodeRef mapping, const std::vector<std::string>& path, 
   return s.commit();
 }
 
-bool DocumentEditor::remove(NodeRef mapping, const std::vector<std::string>& path) {
-  Session s(*this);
+bool DocumentEditor::try_remove(NodeRef mapping, const std::vector<std::string>& path,
+                                std::string* why) {
+  Session s(*this, why);
   NodeRef node = mapping;
   for (std::size_t i = 0; i + 1 < path.size(); ++i) {
     node = node.get(path[i]);

@@ -142,9 +142,9 @@ Resolution Resolver::from_registry(const Want& want) {
         entry.digest = found.digest;
         entry.media_type = found.media_type;
         entry.platforms = found.platforms;
-        sources_.cache->put_digest(std::move(entry));
+        sources_.cache->try_put_digest(std::move(entry));
       }
-      if (!want.ref.has_digest()) sources_.cache->put_tag(want.ref, found.digest);
+      if (!want.ref.has_digest()) sources_.cache->try_put_tag(want.ref, found.digest);
     }
     r.ok = true;
     r.platforms = std::move(found.platforms);

@@ -8,15 +8,12 @@
 //    internal error, a bug (tests/layering_test.py refuses `throw std::` in
 //    src/, std::bad_alloc aside).
 // 2. Where failing is an expected answer that the caller weighs (validating
-//    many candidates, a value that may be anything), the function is named
-//    try_<verb> and returns std::optional<T>, with the message Error would
-//    carry in an optional `std::string* why`.
+//    many candidates, a value that may be anything, a best-effort cache
+//    write), the function is named try_<verb> (is_<adjective> for a check)
+//    and returns std::optional<T>, or bool when there is no value, with the
+//    message Error would carry in an optional `std::string* why`.
 // 3. A finding about the user's manifests is neither: it is data
 //    (placement::Finding) and never an exception.
-//
-// Older code still has two other shapes (`*_problem()` returning "" when
-// fine, and bool with a reason()); they are being moved to 2 as their
-// modules are reworked.
 #pragma once
 
 #include <cstdint>

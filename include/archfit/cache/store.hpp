@@ -93,8 +93,9 @@ class Store {
   // a read-only directory, or is not valid (bad digest, no platforms, a media
   // type over 255 bytes): the cache is an optimization, so callers report and
   // go on. Puts never throw. `written`/`fetched` are set from the clock.
-  bool put_digest(DigestEntry entry, std::string* why = nullptr);
-  bool put_tag(const image::Reference& ref, std::string_view digest, std::string* why = nullptr);
+  bool try_put_digest(DigestEntry entry, std::string* why = nullptr);
+  bool try_put_tag(const image::Reference& ref, std::string_view digest,
+                   std::string* why = nullptr);
 
   // True when the tag entry is younger than ttl; a ttl of 0 is never fresh.
   // An entry from the future (clock skew) is fresh while less than ttl ahead.

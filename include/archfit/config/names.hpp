@@ -7,18 +7,27 @@
 #include <string>
 #include <string_view>
 
+#include <archfit/config/field.hpp>
+
 namespace archfit::config {
 
-// Each returns "" when `text` is valid, else what rule it breaks.
+// The syntaxes.
+enum class Syntax {
+  // A label or annotation key: [prefix/]name, prefix a DNS subdomain of at
+  // most 253 characters, name at most 63 characters of [A-Za-z0-9_.-] that
+  // starts and ends alphanumeric (apimachinery IsQualifiedName).
+  QualifiedName,
+  // A label value: empty, or a name as above (apimachinery IsValidLabelValue).
+  LabelValue,
+  // A namespace name: a DNS-1123 label, at most 63 of [a-z0-9-], alphanumeric
+  // at both ends.
+  DnsLabel,
+};
 
-// A label or annotation key: [prefix/]name, prefix a DNS subdomain of at most
-// 253 characters, name at most 63 characters of [A-Za-z0-9_.-] that starts and
-// ends alphanumeric (apimachinery IsQualifiedName).
-std::string qualified_name_problem(std::string_view text);
-// A label value: empty, or a name as above (apimachinery IsValidLabelValue).
-std::string label_value_problem(std::string_view text);
-// A namespace name: a DNS-1123 label, at most 63 of [a-z0-9-], alphanumeric at
-// both ends.
-std::string dns_label_problem(std::string_view text);
+// Whether `text` has `syntax`; if not, `why` says what rule it breaks.
+bool is_valid(Syntax syntax, std::string_view text, std::string* why = nullptr);
+
+// Fails at `at` with "invalid <noun> "<text>": <rule>" unless `text` has `syntax`.
+void require(Syntax syntax, std::string_view text, std::string_view noun, const Field& at);
 
 }  // namespace archfit::config

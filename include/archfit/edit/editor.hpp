@@ -39,14 +39,17 @@ class DocumentEditor {
 
   // Makes the value at `path` below `mapping` equal `value`, creating the
   // mappings on the way; a key that is new goes at `position` among its
-  // mapping's keys (at the end when npos). Returns false, with reason(), when
-  // that cannot be done without changing another part of the document;
-  // nothing is recorded then.
-  bool set(yaml::NodeRef mapping, const std::vector<std::string>& path, const yaml::Value& value,
-           std::size_t position = static_cast<std::size_t>(-1));
+  // mapping's keys (at the end when npos). Returns false, saying why in
+  // `why`, when that cannot be done without changing another part of the
+  // document; nothing is recorded then.
+  bool try_set(yaml::NodeRef mapping, const std::vector<std::string>& path,
+               const yaml::Value& value, std::size_t position = static_cast<std::size_t>(-1),
+               std::string* why = nullptr);
 
   // Takes the last key of `path` out of its mapping; nothing when absent.
-  bool remove(yaml::NodeRef mapping, const std::vector<std::string>& path);
+  // Returns false, saying why in `why`, as try_set does.
+  bool try_remove(yaml::NodeRef mapping, const std::vector<std::string>& path,
+                  std::string* why = nullptr);
 
   // Undo support for "all of a template's changes or none": rollback(mark)
   // drops every splice recorded after checkpoint() returned mark.
@@ -58,7 +61,6 @@ class DocumentEditor {
   void rollback(Mark mark);
 
   bool empty() const { return splices_.empty(); }
-  const std::string& reason() const { return reason_; }
   const std::vector<Splice>& splices() const { return splices_; }
 
   // The text with every splice applied. Throws Error(Internal) if two
@@ -79,7 +81,6 @@ class DocumentEditor {
   std::vector<Splice> splices_;
   std::vector<std::size_t> order() const;
 
-  std::string reason_;
   std::vector<yaml::NodeId> parent_;
   // For each node, how many aliases that stay in the text point at it. An
   // alias inside a removed subtree no longer counts, so that an anchor whose

@@ -91,7 +91,7 @@ TEST(Store, DigestEntryRoundTripsAndIsWrittenDeterministically) {
   EXPECT_FALSE(fs::exists(dir / "v1")) << "a get creates nothing";
 
   std::string why;
-  ASSERT_TRUE(store.put_digest(digest_entry(d, "linux/arm64,linux/amd64,linux/arm/v7"), &why))
+  ASSERT_TRUE(store.try_put_digest(digest_entry(d, "linux/arm64,linux/amd64,linux/arm/v7"), &why))
       << why;
   std::optional<DigestEntry> got = store.get_digest(d);
   ASSERT_TRUE(got);
@@ -115,7 +115,7 @@ TEST(Store, HasDigestsOnceOneIsWritten) {
   EXPECT_FALSE(store.has_digests()) << "no directory yet";
   fs::create_directories(dir / "v1/digests/sha256/ab");
   EXPECT_FALSE(store.has_digests()) << "an empty shard";
-  ASSERT_TRUE(store.put_digest(digest_entry(digest_of(0x1234), "linux/amd64")));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(0x1234), "linux/amd64")));
   EXPECT_TRUE(store.has_digests());
 }
 
@@ -125,7 +125,7 @@ TEST(Store, TagEntryRoundTripsUnderTheHashOfTheCanonicalReference) {
   Store store(dir.path(), clock.clock());
   const std::string d = digest_of(7);
   std::string why;
-  ASSERT_TRUE(store.put_tag(image_ref("nginx:1.25"), d, &why)) << why;
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx:1.25"), d, &why)) << why;
 
   // Every spelling of the reference finds it; another tag does not.
   for (const char* spelling :
@@ -149,7 +149,7 @@ TEST(Store, TagEntryRoundTripsUnderTheHashOfTheCanonicalReference) {
 
   // A tag that moved: the next put replaces the entry.
   clock.set(kT0 + 1h);
-  ASSERT_TRUE(store.put_tag(image_ref("nginx:1.25"), digest_of(8), &why)) << why;
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx:1.25"), digest_of(8), &why)) << why;
   EXPECT_EQ(store.get_tag(image_ref("nginx:1.25"))->digest, digest_of(8));
   EXPECT_EQ(store.get_tag(image_ref("nginx:1.25"))->fetched, kT0 + 1h);
   EXPECT_TRUE(temp_files(dir.path()).empty());
@@ -160,9 +160,9 @@ TEST(Store, ReferencesWithADigestGetNoTagEntry) {
   Store store(dir.path());
   const std::string d = digest_of(1);
   std::string why;
-  EXPECT_FALSE(store.put_tag(image_ref("ghcr.io/org/app:v1@" + d), d, &why));
+  EXPECT_FALSE(store.try_put_tag(image_ref("ghcr.io/org/app:v1@" + d), d, &why));
   EXPECT_NE(why.find("with a digest"), std::string::npos) << why;
-  EXPECT_FALSE(store.put_tag(image_ref("ghcr.io/org/app@" + d), d, &why));
+  EXPECT_FALSE(store.try_put_tag(image_ref("ghcr.io/org/app@" + d), d, &why));
   EXPECT_FALSE(store.get_tag(image_ref("ghcr.io/org/app@" + d)));
   EXPECT_FALSE(fs::exists(dir / "v1"));
 }
@@ -185,11 +185,11 @@ TEST(Store, InvalidDigestsAreNeverStored) {
   Store store(dir.path());
   for (const std::string& d : invalid) {
     std::string why;
-    EXPECT_FALSE(store.put_digest(digest_entry(d, "linux/amd64"), &why)) << d;
+    EXPECT_FALSE(store.try_put_digest(digest_entry(d, "linux/amd64"), &why)) << d;
     EXPECT_NE(why.find("invalid digest"), std::string::npos) << why;
     EXPECT_FALSE(store.get_digest(d)) << d;
     why.clear();
-    EXPECT_FALSE(store.put_tag(image_ref("nginx:1"), d, &why)) << d;
+    EXPECT_FALSE(store.try_put_tag(image_ref("nginx:1"), d, &why)) << d;
     EXPECT_NE(why.find("sha256:"), std::string::npos) << why;
   }
   EXPECT_FALSE(fs::exists(dir / "v1"));
@@ -199,12 +199,12 @@ TEST(Store, EntriesWithoutPlatformsOrWithHugeMediaTypesAreNotStored) {
   TempDir dir;
   Store store(dir.path());
   std::string why;
-  EXPECT_FALSE(store.put_digest(digest_entry(digest_of(1), ""), &why));
+  EXPECT_FALSE(store.try_put_digest(digest_entry(digest_of(1), ""), &why));
   EXPECT_NE(why.find("no platforms"), std::string::npos) << why;
   EXPECT_FALSE(
-      store.put_digest(digest_entry(digest_of(2), "linux/amd64", std::string(256, 'x')), &why));
+      store.try_put_digest(digest_entry(digest_of(2), "linux/amd64", std::string(256, 'x')), &why));
   EXPECT_NE(why.find("media type"), std::string::npos) << why;
-  EXPECT_TRUE(store.put_digest(digest_entry(digest_of(3), "linux/amd64", ""), &why)) << why;
+  EXPECT_TRUE(store.try_put_digest(digest_entry(digest_of(3), "linux/amd64", ""), &why)) << why;
   EXPECT_EQ(store.get_digest(digest_of(3))->media_type, "");
 }
 
@@ -212,7 +212,7 @@ TEST(Store, FreshnessFollowsTheClock) {
   TempDir dir;
   FakeClock clock;
   Store store(dir.path(), clock.clock());
-  ASSERT_TRUE(store.put_tag(image_ref("redis:7"), digest_of(1)));
+  ASSERT_TRUE(store.try_put_tag(image_ref("redis:7"), digest_of(1)));
   TagEntry entry = *store.get_tag(image_ref("redis:7"));
   ASSERT_EQ(entry.fetched, kT0);
 
@@ -254,7 +254,7 @@ TEST(Store, DamagedDigestEntriesAreMissesThatAPutRepairs) {
   FakeClock clock;
   Store store(dir.path(), clock.clock());
   const std::string d = digest_of(0x5eed);
-  ASSERT_TRUE(store.put_digest(digest_entry(d, "linux/amd64")));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(d, "linux/amd64")));
   const std::string good = read_file(store.digest_path(d));
   auto with = [&good](const std::string& from, const std::string& to) {
     std::string s = good;
@@ -293,7 +293,8 @@ TEST(Store, DamagedDigestEntriesAreMissesThatAPutRepairs) {
     EXPECT_FALSE(store.get_digest(d)) << c.name;
     clock.set(kT0 + 1h);
     std::string why;
-    ASSERT_TRUE(store.put_digest(digest_entry(d, "linux/arm64"), &why)) << c.name << ": " << why;
+    ASSERT_TRUE(store.try_put_digest(digest_entry(d, "linux/arm64"), &why))
+        << c.name << ": " << why;
     std::optional<DigestEntry> repaired = store.get_digest(d);
     ASSERT_TRUE(repaired) << c.name;
     EXPECT_EQ(repaired->platforms.str(), "linux/arm64") << c.name;
@@ -315,11 +316,11 @@ TEST(Store, DamagedOrForeignTagEntriesAreMissesThatAPutRepairs) {
   FakeClock clock;
   Store store(dir.path(), clock.clock());
   const image::Reference nginx = image_ref("nginx:1.25");
-  ASSERT_TRUE(store.put_tag(nginx, digest_of(1)));
+  ASSERT_TRUE(store.try_put_tag(nginx, digest_of(1)));
   const std::string good = read_file(store.tag_path(nginx));
   // A valid entry of another reference, as a hash collision or a copied file
   // would leave it.
-  ASSERT_TRUE(store.put_tag(image_ref("nginx:1.26"), digest_of(2)));
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx:1.26"), digest_of(2)));
   const std::string foreign = read_file(store.tag_path(image_ref("nginx:1.26")));
   auto with = [&good](const std::string& from, const std::string& to) {
     std::string s = good;
@@ -342,7 +343,7 @@ TEST(Store, DamagedOrForeignTagEntriesAreMissesThatAPutRepairs) {
     write_raw(store.tag_path(nginx), c.content);
     EXPECT_FALSE(store.get_tag(nginx)) << c.name;
     std::string why;
-    ASSERT_TRUE(store.put_tag(nginx, digest_of(3), &why)) << c.name << ": " << why;
+    ASSERT_TRUE(store.try_put_tag(nginx, digest_of(3), &why)) << c.name << ": " << why;
     ASSERT_TRUE(store.get_tag(nginx)) << c.name;
     EXPECT_EQ(store.get_tag(nginx)->digest, digest_of(3)) << c.name;
   }
@@ -381,18 +382,18 @@ TEST(Store, UnwritableCacheMakesPutReturnFalseWithAReasonAndNoTempFile) {
   // Permissions: effective unless the tests run as root.
   {
     Store store(dir / "ro");
-    ASSERT_TRUE(store.put_digest(digest_entry(digest_of(0xab0), "linux/amd64")));
+    ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(0xab0), "linux/amd64")));
     fs::path shard = store.digest_path(d).parent_path();
     fs::permissions(shard, fs::perms::owner_read | fs::perms::owner_exec);
     fs::permissions(store.version_dir() / "digests/sha256",
                     fs::perms::owner_read | fs::perms::owner_exec);
     if (writes_are_refused(shard)) {
       std::string why;
-      EXPECT_FALSE(store.put_digest(digest_entry(d, "linux/amd64"), &why));
+      EXPECT_FALSE(store.try_put_digest(digest_entry(d, "linux/amd64"), &why));
       EXPECT_NE(why.find("cannot write " + store.digest_path(d).string()), std::string::npos)
           << why;
       EXPECT_NE(why.find("Permission denied"), std::string::npos) << why;
-      EXPECT_FALSE(store.put_digest(digest_entry(digest_of(0x1), "linux/amd64"), &why));
+      EXPECT_FALSE(store.try_put_digest(digest_entry(digest_of(0x1), "linux/amd64"), &why));
       EXPECT_NE(why.find("Permission denied"), std::string::npos) << why;
     }
     EXPECT_TRUE(temp_files(dir / "ro").empty());
@@ -403,11 +404,11 @@ TEST(Store, UnwritableCacheMakesPutReturnFalseWithAReasonAndNoTempFile) {
     Store store(dir / "blocked");
     write_raw(store.version_dir(), "not a directory");
     std::string why;
-    EXPECT_FALSE(store.put_digest(digest_entry(d, "linux/amd64"), &why));
+    EXPECT_FALSE(store.try_put_digest(digest_entry(d, "linux/amd64"), &why));
     EXPECT_NE(why.find("cannot write " + store.digest_path(d).string() + ": Not a directory"),
               std::string::npos)
         << why;
-    EXPECT_FALSE(store.put_tag(image_ref("nginx"), d, &why));
+    EXPECT_FALSE(store.try_put_tag(image_ref("nginx"), d, &why));
     EXPECT_NE(why.find("Not a directory"), std::string::npos) << why;
     EXPECT_FALSE(store.get_digest(d));
     EXPECT_TRUE(store.list().empty());
@@ -419,7 +420,7 @@ TEST(Store, UnwritableCacheMakesPutReturnFalseWithAReasonAndNoTempFile) {
     Store store(dir / "rename");
     write_raw(store.digest_path(d) / "inside", "x");
     std::string why;
-    EXPECT_FALSE(store.put_digest(digest_entry(d, "linux/amd64"), &why));
+    EXPECT_FALSE(store.try_put_digest(digest_entry(d, "linux/amd64"), &why));
     EXPECT_NE(why.find("cannot write " + store.digest_path(d).string()), std::string::npos) << why;
     EXPECT_TRUE(temp_files(dir / "rename").empty());
     EXPECT_TRUE(fs::exists(store.digest_path(d) / "inside"));
@@ -430,11 +431,11 @@ TEST(Store, ListClassifiesAndSortsEveryFile) {
   TempDir dir;
   FakeClock clock;
   Store store(dir.path(), clock.clock());
-  ASSERT_TRUE(store.put_digest(digest_entry(digest_of(2), "linux/amd64")));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(2), "linux/amd64")));
   clock.set(kT0 + 10s);
-  ASSERT_TRUE(store.put_digest(digest_entry(digest_of(1), "linux/arm64,linux/amd64")));
-  ASSERT_TRUE(store.put_tag(image_ref("redis:7"), digest_of(1)));
-  ASSERT_TRUE(store.put_tag(image_ref("ghcr.io/a/b:1"), digest_of(2)));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(1), "linux/arm64,linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image_ref("redis:7"), digest_of(1)));
+  ASSERT_TRUE(store.try_put_tag(image_ref("ghcr.io/a/b:1"), digest_of(2)));
   // Garbage: a leftover temporary file, a corrupt entry, a foreign tag file,
   // a digest entry in the wrong shard, a stray file.
   write_raw(store.version_dir() / "tags/.tmp-1-abc", "{");
@@ -489,11 +490,11 @@ TEST(Store, PruneRemovesOldEntriesAndLeftoversButKeepsYoungOnes) {
   const TimePoint now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
   Store store(dir.path(), clock.clock());
   clock.set(now - 40 * 24h);
-  ASSERT_TRUE(store.put_digest(digest_entry(old_digest, "linux/amd64")));
-  ASSERT_TRUE(store.put_tag(image_ref("old:1"), old_digest));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(old_digest, "linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image_ref("old:1"), old_digest));
   clock.set(now - 29 * 24h);
-  ASSERT_TRUE(store.put_digest(digest_entry(young_digest, "linux/amd64")));
-  ASSERT_TRUE(store.put_tag(image_ref("young:1"), young_digest));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(young_digest, "linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image_ref("young:1"), young_digest));
   fs::path old_temp = store.version_dir() / "tags/.tmp-99-dead";
   fs::path new_temp = store.version_dir() / "tags/.tmp-98-beef";
   fs::path old_corrupt = store.digest_path(corrupt_digest);
@@ -535,7 +536,7 @@ TEST(Store, PruneRemovesOldEntriesAndLeftoversButKeepsYoungOnes) {
   EXPECT_EQ(again.kept, 3u);
   // After a puts into a removed shard directory works again.
   EXPECT_TRUE(
-      store.put_digest(digest_entry("sha256:" + std::string(63, 'a') + "0", "linux/amd64")));
+      store.try_put_digest(digest_entry("sha256:" + std::string(63, 'a') + "0", "linux/amd64")));
   // 0 removes every entry older than now, but not a temporary file in use.
   clock.set(now + 1s);
   EXPECT_EQ(store.prune(0s).removed, 3u);
@@ -545,8 +546,8 @@ TEST(Store, PruneRemovesOldEntriesAndLeftoversButKeepsYoungOnes) {
 TEST(Store, ClearRemovesTheVersionDirectoryOnly) {
   TempDir dir;
   Store store(dir.path());
-  ASSERT_TRUE(store.put_digest(digest_entry(digest_of(1), "linux/amd64")));
-  ASSERT_TRUE(store.put_tag(image_ref("nginx"), digest_of(1)));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(1), "linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
   write_raw(store.version_dir() / "tags/.tmp-1-2", "x");
   write_raw(dir / "keep.txt", "mine");
   write_raw(dir / "v2/digests/x.json", "{}");
@@ -563,7 +564,7 @@ TEST(Store, ClearRemovesTheVersionDirectoryOnly) {
   EXPECT_FALSE(store.get_digest(digest_of(1)));
   EXPECT_EQ(store.clear().removed, 0u);
   // The cache works again after a clear.
-  EXPECT_TRUE(store.put_tag(image_ref("nginx"), digest_of(1)));
+  EXPECT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
   EXPECT_TRUE(store.get_tag(image_ref("nginx")));
 }
 
@@ -572,9 +573,9 @@ TEST(Store, SixHundredWarmReadsAreQuick) {
   Store store(dir.path());
   std::vector<image::Reference> refs;
   for (unsigned i = 0; i < 300; ++i) {
-    ASSERT_TRUE(store.put_digest(digest_entry(digest_of(i), "linux/amd64,linux/arm64")));
+    ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(i), "linux/amd64,linux/arm64")));
     refs.push_back(image_ref("registry.example.com/team/app" + std::to_string(i) + ":v1"));
-    ASSERT_TRUE(store.put_tag(refs.back(), digest_of(i)));
+    ASSERT_TRUE(store.try_put_tag(refs.back(), digest_of(i)));
   }
   auto start = std::chrono::steady_clock::now();
   std::size_t hits = 0;
@@ -620,8 +621,8 @@ TEST(Store, DocumentedEntriesAndLayoutAreTrue) {
   FakeClock clock;
   Store writer(dir / "again", clock.clock());
   DigestEntry entry = *digest;
-  ASSERT_TRUE(writer.put_digest(entry));
-  ASSERT_TRUE(writer.put_tag(nginx, d));
+  ASSERT_TRUE(writer.try_put_digest(entry));
+  ASSERT_TRUE(writer.try_put_tag(nginx, d));
   EXPECT_EQ(read_file(writer.digest_path(d)), digest_line);
   EXPECT_EQ(read_file(writer.tag_path(nginx)), tag_line);
 
@@ -676,13 +677,13 @@ int child(const fs::path& root, unsigned p) {
       unsigned other = (i * 11 + p) % kKeys;
       switch (i % 3) {
         case 0: {
-          if (!store.put_digest(expected_digest_entry(k))) return 10;
+          if (!store.try_put_digest(expected_digest_entry(k))) return 10;
           auto got = store.get_digest(digest_of(k));  // written: never missing again
           if (!got || !is_expected(*got, k)) return 11;
           break;
         }
         case 1: {
-          if (!store.put_tag(tag_ref(k), tag_digest(k, p))) return 12;
+          if (!store.try_put_tag(tag_ref(k), tag_digest(k, p))) return 12;
           auto got = store.get_tag(tag_ref(k));
           if (!got || !is_expected(*got, k)) return 13;
           break;

@@ -109,9 +109,9 @@ TEST(CacheCommand, ListPrintsOneSortedLinePerFileAndASummary) {
   TempDir dir;
   fs::path root = dir / "cache";
   cache::Store store = store_aged(root, 3 * 24h + 5min);
-  ASSERT_TRUE(store.put_digest(digest_entry(kDigestB, "linux/arm64,linux/amd64")));
-  ASSERT_TRUE(store.put_tag(image::Reference::parse("nginx:1.25"), kDigestB));
-  ASSERT_TRUE(store_aged(root, 2h).put_digest(digest_entry(kDigestA, "linux/amd64")));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(kDigestB, "linux/arm64,linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image::Reference::parse("nginx:1.25"), kDigestB));
+  ASSERT_TRUE(store_aged(root, 2h).try_put_digest(digest_entry(kDigestA, "linux/amd64")));
   dir.write("cache/v1/tags/.tmp-1-2", "{");
 
   ProcessResult r = run_archfit({"cache", "list", "--cache-dir", root.string()}, isolated(dir));
@@ -155,8 +155,8 @@ TEST(CacheCommand, ListAsJson) {
   TempDir dir;
   fs::path root = dir / "cache";
   cache::Store store(root);
-  ASSERT_TRUE(store.put_digest(digest_entry(kDigestA, "linux/amd64,linux/s390x")));
-  ASSERT_TRUE(store.put_tag(image::Reference::parse("ghcr.io/org/app:v1"), kDigestA));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(kDigestA, "linux/amd64,linux/s390x")));
+  ASSERT_TRUE(store.try_put_tag(image::Reference::parse("ghcr.io/org/app:v1"), kDigestA));
   ProcessResult r = run_archfit({"cache", "list", "--cache-dir", root.string(), "--format", "json"},
                                 isolated(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -191,9 +191,9 @@ TEST(CacheCommand, PruneRemovesWhatIsOlderThanAsked) {
   fs::path root = dir / "cache";
   const auto nginx = image::Reference::parse("nginx:1.25");
   const auto redis = image::Reference::parse("redis:7");
-  ASSERT_TRUE(store_aged(root, 10 * 24h).put_tag(nginx, kDigestA));
-  ASSERT_TRUE(store_aged(root, 40 * 24h).put_digest(digest_entry(kDigestA, "linux/amd64")));
-  ASSERT_TRUE(store_aged(root, 1h).put_tag(redis, kDigestB));
+  ASSERT_TRUE(store_aged(root, 10 * 24h).try_put_tag(nginx, kDigestA));
+  ASSERT_TRUE(store_aged(root, 40 * 24h).try_put_digest(digest_entry(kDigestA, "linux/amd64")));
+  ASSERT_TRUE(store_aged(root, 1h).try_put_tag(redis, kDigestB));
   cache::Store store(root);
 
   // The default, 30d: only the 40-day-old digest goes.
@@ -217,7 +217,7 @@ TEST(CacheCommand, PruneRemovesWhatIsOlderThanAsked) {
 TEST(CacheCommand, InvalidOlderThanIsExitTwoNamingTheValue) {
   TempDir dir;
   fs::path root = dir / "cache";
-  ASSERT_TRUE(store_aged(root, 400 * 24h).put_tag(image::Reference::parse("a:1"), kDigestA));
+  ASSERT_TRUE(store_aged(root, 400 * 24h).try_put_tag(image::Reference::parse("a:1"), kDigestA));
   for (const char* value : {"3x", "1.5h", "-1d", ""}) {
     ProcessResult r = run_archfit(
         {"cache", "prune", "--older-than", value, "--cache-dir", root.string()}, isolated(dir));
@@ -233,8 +233,8 @@ TEST(CacheCommand, ClearRemovesArchfitsFilesOnly) {
   TempDir dir;
   fs::path root = dir / "cache";
   cache::Store store(root);
-  ASSERT_TRUE(store.put_digest(digest_entry(kDigestA, "linux/amd64")));
-  ASSERT_TRUE(store.put_tag(image::Reference::parse("nginx"), kDigestA));
+  ASSERT_TRUE(store.try_put_digest(digest_entry(kDigestA, "linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image::Reference::parse("nginx"), kDigestA));
   dir.write("cache/notes.txt", "mine");
   ProcessResult r = run_archfit({"cache", "clear", "--cache-dir", root.string()}, isolated(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -11,9 +11,19 @@ struct Name {
   const char* problem;  // "" when valid
 };
 
+// The rule is_valid says `text` breaks; "" when it is valid.
+std::string rule(Syntax syntax, const std::string& text) {
+  std::string why;
+  bool ok = is_valid(syntax, text, &why);
+  EXPECT_EQ(ok, why.empty()) << text;
+  return why;
+}
+
 class QualifiedName : public ::testing::TestWithParam<Name> {};
 TEST_P(QualifiedName, AsApimachinery) {
-  EXPECT_EQ(qualified_name_problem(GetParam().text), GetParam().problem);
+  std::string why;
+  EXPECT_EQ(is_valid(Syntax::QualifiedName, GetParam().text, &why), *GetParam().problem == 0);
+  EXPECT_EQ(why, GetParam().problem);
 }
 INSTANTIATE_TEST_SUITE_P(
     Table, QualifiedName,
@@ -37,20 +47,20 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Name>& test) { return "Case" + std::to_string(test.index); });
 
 TEST(LabelValue, EmptyIsValid) {
-  EXPECT_EQ(label_value_problem(""), "");
-  EXPECT_EQ(label_value_problem("arm64"), "");
-  EXPECT_EQ(label_value_problem("v1.2_3-x"), "");
-  EXPECT_EQ(label_value_problem("a/b"), "may contain only letters, digits, '-', '_' and '.'");
-  EXPECT_EQ(label_value_problem("a."), "must start and end with a letter or digit");
+  EXPECT_EQ(rule(Syntax::LabelValue, ""), "");
+  EXPECT_EQ(rule(Syntax::LabelValue, "arm64"), "");
+  EXPECT_EQ(rule(Syntax::LabelValue, "v1.2_3-x"), "");
+  EXPECT_EQ(rule(Syntax::LabelValue, "a/b"), "may contain only letters, digits, '-', '_' and '.'");
+  EXPECT_EQ(rule(Syntax::LabelValue, "a."), "must start and end with a letter or digit");
 }
 
 TEST(DnsLabel, NamespaceNames) {
-  EXPECT_EQ(dns_label_problem("kube-system"), "");
-  EXPECT_EQ(dns_label_problem("a1"), "");
-  EXPECT_EQ(dns_label_problem(""), "must not be empty");
-  EXPECT_EQ(dns_label_problem("Kube"), "must start and end with a lowercase letter or digit");
-  EXPECT_EQ(dns_label_problem("a.b"), "may contain only lowercase letters, digits and '-'");
-  EXPECT_EQ(dns_label_problem(std::string(64, 'a')), "must be at most 63 characters");
+  EXPECT_EQ(rule(Syntax::DnsLabel, "kube-system"), "");
+  EXPECT_EQ(rule(Syntax::DnsLabel, "a1"), "");
+  EXPECT_EQ(rule(Syntax::DnsLabel, ""), "must not be empty");
+  EXPECT_EQ(rule(Syntax::DnsLabel, "Kube"), "must start and end with a lowercase letter or digit");
+  EXPECT_EQ(rule(Syntax::DnsLabel, "a.b"), "may contain only lowercase letters, digits and '-'");
+  EXPECT_EQ(rule(Syntax::DnsLabel, std::string(64, 'a')), "must be at most 63 characters");
 }
 
 }  // namespace

@@ -30,9 +30,10 @@ TEST_P(EditorCases, ExactBytesAndMeaning) {
   const EditCase& c = GetParam();
   yaml::Tree tree = yaml::parse_document(c.input);
   DocumentEditor editor(tree, detect_layout(tree));
-  bool ok = c.value.empty() ? editor.remove(tree.root(), c.path)
-                            : editor.set(tree.root(), c.path, read_value(c.value));
-  ASSERT_TRUE(ok) << editor.reason();
+  std::string why;
+  bool ok = c.value.empty() ? editor.try_remove(tree.root(), c.path, &why)
+                            : editor.try_set(tree.root(), c.path, read_value(c.value), -1, &why);
+  ASSERT_TRUE(ok) << why;
   std::string out = editor.apply();
   EXPECT_EQ(out, c.expected);
 
@@ -185,8 +186,9 @@ TEST(Editor, AnchorUsedElsewhereIsUneditable) {
   std::string text = "a: &shared\n  x: 1\nb: *shared\n";
   yaml::Tree tree = yaml::parse_document(text);
   DocumentEditor editor(tree, detect_layout(tree));
-  EXPECT_FALSE(editor.set(tree.root(), {"a", "y"}, Value::integer(2)));
-  EXPECT_NE(editor.reason().find("anchor &shared"), std::string::npos) << editor.reason();
+  std::string why;
+  EXPECT_FALSE(editor.try_set(tree.root(), {"a", "y"}, Value::integer(2), -1, &why));
+  EXPECT_NE(why.find("anchor &shared"), std::string::npos) << why;
   EXPECT_TRUE(editor.empty());
   EXPECT_EQ(editor.apply(), text);
 }
@@ -194,7 +196,7 @@ TEST(Editor, AnchorUsedElsewhereIsUneditable) {
 TEST(Editor, AnchorNobodyUsesIsEditable) {
   yaml::Tree tree = yaml::parse_document("a: &lonely\n  x: 1\n");
   DocumentEditor editor(tree, detect_layout(tree));
-  ASSERT_TRUE(editor.set(tree.root(), {"a", "y"}, Value::integer(2)));
+  ASSERT_TRUE(editor.try_set(tree.root(), {"a", "y"}, Value::integer(2)));
   // "y" is a boolean to YAML 1.1 readers, so the key is quoted.
   EXPECT_EQ(editor.apply(), "a: &lonely\n  x: 1\n  \"y\": 2\n");
 }
@@ -204,11 +206,12 @@ TEST(Editor, InsertsAtOnePlaceGoDeepestFirst) {
   std::string text = "template:\n  spec:\n    containers:\n    - name: a\n";
   yaml::Tree tree = yaml::parse_document(text);
   DocumentEditor editor(tree, detect_layout(tree));
+  ASSERT_TRUE(editor.try_set(tree.root(), {"template", "metadata", "annotations", "k"},
+                             Value::string("v")));
+  ASSERT_TRUE(editor.try_set(tree.root(), {"template", "spec", "containers"},
+                             read_value("[{name: a}, {name: b}]")));
   ASSERT_TRUE(
-      editor.set(tree.root(), {"template", "metadata", "annotations", "k"}, Value::string("v")));
-  ASSERT_TRUE(editor.set(tree.root(), {"template", "spec", "containers"},
-                         read_value("[{name: a}, {name: b}]")));
-  ASSERT_TRUE(editor.set(tree.root(), {"template", "spec", "nodeSelector"}, read_value("{a: b}")));
+      editor.try_set(tree.root(), {"template", "spec", "nodeSelector"}, read_value("{a: b}")));
   EXPECT_EQ(editor.apply(),
             "template:\n  spec:\n    containers:\n    - name: a\n    - name: b\n"
             "    nodeSelector:\n      a: b\n  metadata:\n    annotations:\n      k: v\n");
@@ -218,7 +221,7 @@ TEST(Editor, RollbackDropsSplices) {
   yaml::Tree tree = yaml::parse_document("a: 1\n");
   DocumentEditor editor(tree, detect_layout(tree));
   auto mark = editor.checkpoint();
-  ASSERT_TRUE(editor.set(tree.root(), {"b"}, Value::integer(2)));
+  ASSERT_TRUE(editor.try_set(tree.root(), {"b"}, Value::integer(2)));
   editor.rollback(mark);
   EXPECT_TRUE(editor.empty());
   EXPECT_EQ(editor.apply(), "a: 1\n");
@@ -231,7 +234,7 @@ struct Refusal {
   std::string input;
   std::vector<std::string> path;
   std::string value;
-  std::string reason;  // a part of reason()
+  std::string reason;  // a part of what try_set says
 };
 
 class EditorRefuses : public ::testing::TestWithParam<Refusal> {};
@@ -240,8 +243,9 @@ TEST_P(EditorRefuses, NamingTheConstruct) {
   const Refusal& c = GetParam();
   yaml::Tree tree = yaml::parse_document(c.input);
   DocumentEditor editor(tree, detect_layout(tree));
-  EXPECT_FALSE(editor.set(tree.root(), c.path, read_value(c.value)));
-  EXPECT_NE(editor.reason().find(c.reason), std::string::npos) << editor.reason();
+  std::string why;
+  EXPECT_FALSE(editor.try_set(tree.root(), c.path, read_value(c.value), -1, &why));
+  EXPECT_NE(why.find(c.reason), std::string::npos) << why;
   EXPECT_EQ(editor.apply(), c.input);
 }
 
@@ -277,9 +281,10 @@ TEST(Editor, MergedKeysAreLeftAsTheyAre) {
   std::string text = "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n";
   yaml::Tree tree = yaml::parse_document(text);
   DocumentEditor editor(tree, detect_layout(tree));
-  ASSERT_TRUE(
-      editor.set(tree.root(), {"spec"}, read_value("{tolerations: [{key: a}], x: 1, z: 2}")))
-      << editor.reason();
+  std::string why;
+  ASSERT_TRUE(editor.try_set(tree.root(), {"spec"},
+                             read_value("{tolerations: [{key: a}], x: 1, z: 2}"), -1, &why))
+      << why;
   EXPECT_EQ(editor.apply(),
             "common: &c {tolerations: [{key: a}]}\nspec:\n  <<: *c\n  x: 1\n  z: 2\n");
 }
@@ -300,7 +305,8 @@ TEST_P(EditorRoundTrips, TakingOutWhatWasAddedGivesTheBytesBack) {
   yaml::Tree tree = yaml::parse_document(c.input);
   Value old = yaml::to_value(tree.root());
   DocumentEditor editor(tree, detect_layout(tree));
-  ASSERT_TRUE(editor.set(tree.root(), c.path, read_value(c.value))) << editor.reason();
+  std::string why;
+  ASSERT_TRUE(editor.try_set(tree.root(), c.path, read_value(c.value), -1, &why)) << why;
   std::string added = editor.apply();
   ASSERT_NE(added, c.input);
 
@@ -309,9 +315,9 @@ TEST_P(EditorRoundTrips, TakingOutWhatWasAddedGivesTheBytesBack) {
   const Value* was = &old;
   for (const std::string& key : c.path)
     was = was == nullptr ? nullptr : was->find(key);
-  bool ok =
-      was != nullptr ? back.set(changed.root(), c.path, *was) : back.remove(changed.root(), c.path);
-  ASSERT_TRUE(ok) << back.reason();
+  bool ok = was != nullptr ? back.try_set(changed.root(), c.path, *was, -1, &why)
+                           : back.try_remove(changed.root(), c.path, &why);
+  ASSERT_TRUE(ok) << why;
   EXPECT_EQ(back.apply(), c.input) << "after adding:\n" << added;
 }
 

@@ -88,7 +88,7 @@ void edit_everywhere(const yaml::Tree& tree, std::uint32_t first_line, const std
     for (std::size_t at : {std::size_t{0}, size / 2, size}) {
       if (n.is_mapping()) {
         DocumentEditor editor(tree, layout);
-        if (editor.set(n, {"graft-law"}, nested_value(id + at), at)) {
+        if (editor.try_set(n, {"graft-law"}, nested_value(id + at), at)) {
           check(tree, editor, first_line, where, tally);
         }
         continue;
@@ -100,7 +100,7 @@ void edit_everywhere(const yaml::Tree& tree, std::uint32_t first_line, const std
       items.items().insert(items.items().begin() + static_cast<std::ptrdiff_t>(at),
                            nested_value(id + at));
       DocumentEditor editor(tree, layout);
-      if (editor.set(parent, {std::string(parent.key(key).scalar())}, items)) {
+      if (editor.try_set(parent, {std::string(parent.key(key).scalar())}, items)) {
         check(tree, editor, first_line, where, tally);
       }
     }
