@@ -27,19 +27,20 @@ const placement::Config& config() {
 
 // Every image gets an answer from its name: one architecture, both, another
 // one, or none (unresolved).
-const resolve::Resolution* answer(const image::Reference& ref) {
-  static std::map<std::string, resolve::Resolution> known;
+placement::ImageAnswer answer(const image::Reference& ref) {
+  static std::map<std::string, image::PlatformSet> known;
   static const char* const kSets[] = {"linux/amd64", "linux/arm64", "linux/amd64,linux/arm64",
                                       "linux/s390x", ""};
   auto [it, inserted] = known.try_emplace(ref.canonical());
-  if (inserted) {
-    std::size_t pick = std::hash<std::string>{}(ref.canonical()) % 5;
-    resolve::Resolution& r = it->second;
-    r.ok = pick < 4;
-    if (r.ok) r.platforms = image::PlatformSet::parse(kSets[pick]);
-    if (!r.ok) r.error = ref.canonical() + ": not in the lock file";
+  if (inserted)
+    it->second = image::PlatformSet::parse(kSets[std::hash<std::string>{}(ref.canonical()) % 5]);
+  placement::ImageAnswer a;
+  if (it->second.empty()) {
+    a.why = "not in the lock file";
+  } else {
+    a.platforms = &it->second;
   }
-  return &it->second;
+  return a;
 }
 
 // The document as fix (or --remove) leaves it. Input errors leave it as it is.
