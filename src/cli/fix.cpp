@@ -50,8 +50,7 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
   run::RunResult run =
       run::run_pipeline(setup.run_inputs(), setup.settings(),
                         o.remove ? run::Task::Remove : run::Task::Fix, report.sink(), options);
-  for (const std::string& w : run.warnings)
-    std::cerr << w << '\n';
+  print_notices(std::cerr, run);
   std::size_t changed = 0;
   for (const run::FileResult& file : run.files) {
     if (!file.changed()) continue;
@@ -93,8 +92,7 @@ int run_fix(const FixOptions& o) {
       throw Error(e.kind(), e.message() + "; no file was written", e.where());
     }
   }();
-  for (const std::string& w : run.warnings)
-    std::cerr << w << '\n';
+  print_notices(std::cerr, run);
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
   std::cerr.flush();
   leftovers.content()([](std::string_view part) {

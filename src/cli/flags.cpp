@@ -8,8 +8,8 @@ namespace archfit::cli {
 
 void add_config_flag(CLI::App* app, CommonFlags& flags) {
   app->add_option("--config", flags.config,
-                  "Configuration file (default: $ARCHFIT_CONFIG, else the nearest .archfit.yaml "
-                  "upward from the first PATH, up to the repository root)")
+                  "Configuration file for every input (default: $ARCHFIT_CONFIG, else for each "
+                  "file the nearest .archfit.yaml above it, up to the repository root)")
       ->type_name("FILE");
 }
 

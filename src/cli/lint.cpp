@@ -36,8 +36,7 @@ int run_lint(const LintOptions& o) {
   ReportOutput report(o.report, shown);
   run::RunResult run = run::run_pipeline(setup.run_inputs(), setup.settings(), run::Task::Lint,
                                          report.sink(), setup.run_options);
-  for (const std::string& w : run.warnings)
-    std::cerr << w << '\n';
+  print_notices(std::cerr, run);
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
   report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
   if (run.unresolved_failure) return kUnresolved;

@@ -149,6 +149,23 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   return setup;
 }
 
+void print_notices(std::ostream& out, const run::RunResult& run) {
+  for (const std::string& w : run.warnings)
+    out << w << '\n';
+  constexpr std::size_t kNamed = 10;
+  std::size_t others = 0;
+  for (const run::FileResult& file : run.files) {
+    if (file.documents == 0 || file.objects > 0) continue;
+    if (++others > kNamed) continue;
+    out << "archfit: skipped " << file.input.name
+        << ": not a Kubernetes manifest (no document has apiVersion and kind)\n";
+  }
+  if (others > kNamed) {
+    out << "archfit: skipped " << others - kNamed
+        << " more files that are not Kubernetes manifests\n";
+  }
+}
+
 void print_resolution_summary(std::ostream& out, const resolve::Stats& s) {
   char seconds[32];
   std::snprintf(seconds, sizeof seconds, "%.2f", s.seconds);

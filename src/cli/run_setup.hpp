@@ -64,4 +64,10 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
 // registries, 0 failed; 612 requests (300 HEAD, 312 GET), 1.2 MiB in 1.43 s"
 void print_resolution_summary(std::ostream& out, const resolve::Stats& stats);
 
+// What the run noticed besides findings, one "archfit: ..." line each: its
+// warnings, and the files that are not Kubernetes manifests (documents, none
+// of them with apiVersion and kind: a values.yaml, a CI configuration), at
+// most 10 of them named.
+void print_notices(std::ostream& out, const run::RunResult& run);
+
 }  // namespace archfit::cli

@@ -166,4 +166,10 @@ std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds) {
   return out;
 }
 
+bool is_object(const yaml::Tree& tree) {
+  NodeRef root = tree.root().resolved();
+  return root.is_mapping() && !string_at(root, "apiVersion").empty() &&
+         !string_at(root, "kind").empty();
+}
+
 }  // namespace archfit::manifest

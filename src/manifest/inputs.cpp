@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <map>
+#include <optional>
 #include <system_error>
 
 #include <archfit/base/error.hpp>
@@ -20,13 +22,58 @@ bool is_hidden(const fs::path& p) {
   return name.size() > 1 && name[0] == '.' && name != "..";
 }
 
+// The helm chart `path` is a template of (or the templates directory of):
+// the directory above a `templates` directory, at or above `path`, that holds
+// a Chart.yaml. Empty when there is none.
+std::optional<fs::path> chart_of(const fs::path& path) {
+  fs::path p = path.lexically_normal();
+  while (!p.empty() && p.filename().empty())
+    p = p.parent_path();  // "dir/" -> "dir"
+  for (; !p.empty(); p = p.parent_path()) {
+    if (p.filename() != "templates") {
+      if (p == p.parent_path()) break;
+      continue;
+    }
+    fs::path chart = p.parent_path();
+    std::error_code ec;
+    if (fs::is_regular_file((chart.empty() ? fs::path(".") : chart) / "Chart.yaml", ec)) {
+      return chart.empty() ? fs::path(".") : chart;
+    }
+    if (p == p.parent_path()) break;
+  }
+  return std::nullopt;
+}
+
+// Helm templates met, by chart: not manifests until rendered.
+class ChartTemplates {
+ public:
+  void add(const fs::path& chart, std::string name) {
+    std::string key = chart.string();
+    if (key.size() > 1 && key.back() == '/') key.pop_back();
+    by_chart_[key].push_back(std::move(name));
+  }
+  void report(Inputs& out) const {
+    for (const auto& [chart, names] : by_chart_) {
+      std::string what = names.front();
+      if (names.size() > 1) what += " and " + std::to_string(names.size() - 1) + " more";
+      out.skipped.push_back("skipped " + what + ": templates of the helm chart " + chart +
+                            " are not manifests until rendered; check the output of helm "
+                            "template " +
+                            chart + " instead (docs/ci.md)");
+    }
+  }
+
+ private:
+  std::map<std::string, std::vector<std::string>> by_chart_;
+};
+
 bool inside(const fs::path& root, const fs::path& path) {
   fs::path relative = path.lexically_relative(root);
   return !relative.empty() && *relative.begin() != "..";
 }
 
 void add_directory(const fs::path& dir, const std::string& shown, const InputOptions& options,
-                   Inputs& out) {
+                   ChartTemplates& charts, Inputs& out) {
   std::vector<InputFile> found;
   std::error_code ec;
   fs::path root = fs::canonical(dir, ec);
@@ -37,7 +84,14 @@ void add_directory(const fs::path& dir, const std::string& shown, const InputOpt
     if (ec) fail(ErrorKind::Input, "cannot read directory " + shown + ": " + ec.message());
     const fs::directory_entry& entry = *it;
     if (entry.is_directory(ec)) {
-      if (is_hidden(entry.path())) it.disable_recursion_pending();
+      if (is_hidden(entry.path())) {
+        it.disable_recursion_pending();
+      } else if (std::optional<fs::path> chart = chart_of(entry.path())) {
+        it.disable_recursion_pending();
+        fs::path relative = entry.path().lexically_relative(dir);
+        charts.add((fs::path(shown) / chart->lexically_relative(dir)).lexically_normal(),
+                   (fs::path(shown) / relative).lexically_normal().string() + "/");
+      }
       continue;
     }
     // Hidden files (.archfit.yaml, editor backups) are configuration, not input.
@@ -86,6 +140,7 @@ void read_each_once(std::vector<InputFile>& files) {
 
 Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& options) {
   Inputs out;
+  ChartTemplates charts;
   if (args.empty()) {
     out.files.push_back(InputFile{"<stdin>", {}, true});
     return out;
@@ -101,12 +156,15 @@ Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& 
       fail(ErrorKind::Input, "cannot read " + arg + ": " +
                                  (ec ? ec.message() : std::string("no such file or directory")));
     }
-    if (fs::is_directory(st)) {
-      add_directory(arg, arg, options, out);
+    if (std::optional<fs::path> chart = chart_of(arg)) {
+      charts.add(*chart, arg);
+    } else if (fs::is_directory(st)) {
+      add_directory(arg, arg, options, charts, out);
     } else {
       out.files.push_back(InputFile{arg, arg, false});
     }
   }
+  charts.report(out);
   read_each_once(out.files);
   return out;
 }

@@ -40,6 +40,8 @@ struct Work {
   std::vector<report::WorkloadSeen> seen;  // when the sink wants workloads
   std::size_t workloads = 0;
   std::size_t templates = 0;
+  bool counted = false;  // a document with content, first pass only
+  bool object = false;   // ... that is a Kubernetes object
   bool unresolved_failure = false;
   std::vector<manifest::PullSecret> secrets;  // first pass only
   std::vector<WantCollector::Use> uses;       // images only a registry can answer
@@ -159,9 +161,11 @@ class Pipeline {
 
   // What every document analysed gives the run, final or not: the first
   // error of a file is the one reported; pull secrets and images to resolve.
-  void collect(const FileResult& file, Piece& piece) {
+  void collect(FileResult& file, Piece& piece) {
     Work& w = piece.work;
     if (w.error) std::rethrow_exception(w.error);
+    if (w.counted) ++file.documents;
+    if (w.object) ++file.objects;
     WantCollector& wants = wants_[file.setting];
     if (!w.secrets.empty()) wants.add_secrets(w.secrets, file.input.name);
     for (WantCollector::Use& use : w.uses)
@@ -241,7 +245,11 @@ class Pipeline {
     const placement::Config& config = *settings_[file.setting].config;
     resolve::Resolver& resolver = *settings_[file.setting].resolver;
     yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
-    if (first) work.secrets = manifest::find_pull_secrets(tree);
+    if (first) {
+      work.counted = true;
+      work.object = manifest::is_object(tree);
+      work.secrets = manifest::find_pull_secrets(tree);
+    }
     std::vector<manifest::Workload> workloads = manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
     if (first && !look_up_locally(file, workloads, work)) return Outcome::Deferred;

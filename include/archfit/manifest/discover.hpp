@@ -15,4 +15,8 @@ namespace archfit::manifest {
 // so do objects whose kind runs pods but which hold no pod template.
 std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds);
 
+// The document is a Kubernetes object: a mapping with a string apiVersion and
+// kind (a values.yaml or a CI configuration is not).
+bool is_object(const yaml::Tree& tree);
+
 }  // namespace archfit::manifest

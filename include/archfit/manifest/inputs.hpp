@@ -22,7 +22,8 @@ struct InputOptions {
 
 struct Inputs {
   std::vector<InputFile> files;
-  // Files left out, each with why: symbolic links out of the directory.
+  // Files left out, each with why: symbolic links out of the directory, the
+  // templates of helm charts.
   std::vector<std::string> skipped;
 };
 
@@ -30,6 +31,8 @@ struct Inputs {
 // and through a symbolic link: it was named); a directory is searched
 // recursively for *.yaml and *.yml, skipping hidden files and directories and
 // not following links to directories, in sorted order; "-" is standard input.
+// Templates of a helm chart (files under a `templates` directory beside a
+// Chart.yaml) are not manifests until rendered: left out, with a notice.
 // No arguments means standard input. A file reached twice (named twice, or
 // through a link inside the directory) is read once. Throws Error(Input) for
 // a path that does not exist and for a directory without manifests.

@@ -67,6 +67,10 @@ struct FileResult {
   std::string original;
   FileIdentity identity;  // of the file when it was read (not for stdin)
   Splices edits;          // the documents that changed, with their new text
+  // Documents with content, and how many of them are Kubernetes objects (a
+  // file with documents but no objects is not a manifest: front ends say so).
+  std::size_t documents = 0;
+  std::size_t objects = 0;
 
   bool changed() const { return !edits.empty(); }
   // The new content, in pieces or whole.

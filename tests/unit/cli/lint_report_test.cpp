@@ -143,5 +143,38 @@ TEST(LintReport, HelmRenderedFindingsNameTheirTemplate) {
       << github.out;
 }
 
+// What is not a manifest is skipped with a notice, not an error, as a
+// pre-commit hook passing every staged YAML file needs.
+TEST(LintReport, FilesThatAreNotManifestsAreSkippedWithANotice) {
+  Project p;
+  p.write("ci/settings.yaml", "retries: 3\nnames: [a, b]\n");
+  p.write("chart/Chart.yaml", "apiVersion: v2\nname: chart\nversion: 0.1.0\n");
+  p.write("chart/templates/deployment.yaml",
+          "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}\n");
+  p.write("app.yaml", needs_toleration("a"));
+  for (const char* command : {"lint", "fix"}) {
+    std::vector<std::string> args = {command, "ci/settings.yaml",
+                                     "chart/templates/deployment.yaml"};
+    if (std::string(command) == "fix") args.insert(args.begin() + 1, "--check");
+    ProcessResult r = p.run(args);
+    EXPECT_EQ(r.exit_code, 0) << command << ": " << r.err;
+    EXPECT_TRUE(contains(r.err, "archfit: skipped ci/settings.yaml: not a Kubernetes manifest"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err,
+                         "archfit: skipped chart/templates/deployment.yaml: templates of the "
+                         "helm chart chart"))
+        << r.err;
+  }
+  // Many are summed up after ten.
+  for (int i = 0; i < 12; ++i)
+    p.write("many/v" + std::to_string(i + 10) + ".yaml", "x: 1\n");
+  ProcessResult r = p.run({"lint", "many"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.err, "many/v19.yaml: not a Kubernetes manifest")) << r.err;
+  EXPECT_FALSE(contains(r.err, "many/v20.yaml")) << r.err;
+  EXPECT_TRUE(contains(r.err, "archfit: skipped 2 more files that are not Kubernetes manifests"))
+      << r.err;
+}
+
 }  // namespace
 }  // namespace archfit

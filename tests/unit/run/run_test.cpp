@@ -178,5 +178,22 @@ TEST(ImageAnswer, ResolvedImagesAreKnownOthersAssumedOnlyWithAFallback) {
   EXPECT_EQ(c.why, b.why);
 }
 
+TEST(Run, FilesWithoutKubernetesObjectsAreCountedAsSuch) {
+  Engine e;
+  RunResult r = e.run({Input::in_memory("values.yaml", "replicas: 3\n---\nimage: {tag: 1}\n"),
+                       Input::in_memory("app.yaml", "kind: ConfigMap\napiVersion: v1\n---\n" +
+                                                        deployment("a", "both:1")),
+                       Input::in_memory("empty.yaml", "# nothing\n")},
+                      Task::Lint);
+  ASSERT_EQ(r.files.size(), 3u);
+  EXPECT_EQ(r.files[0].input.name, "app.yaml");
+  EXPECT_EQ(r.files[0].documents, 2u);
+  EXPECT_EQ(r.files[0].objects, 2u);
+  EXPECT_EQ(r.files[1].input.name, "empty.yaml");
+  EXPECT_EQ(r.files[1].documents, 0u);
+  EXPECT_EQ(r.files[2].documents, 2u);
+  EXPECT_EQ(r.files[2].objects, 0u);
+}
+
 }  // namespace
 }  // namespace archfit::run
