@@ -79,3 +79,20 @@ ensure_sarif_multitool() {
   [ -f "$SARIF_MULTITOOL" ] || die "the SARIF Multitool is not at $SARIF_MULTITOOL after npm install"
   chmod u+x "$SARIF_MULTITOOL"
 }
+
+# action-validator 0.6 (tests/e2e), which checks action.yml against GitHub's
+# schema -> $ACTION_VALIDATOR
+ensure_action_validator() {
+  local dir=$TOOLS_DIR/action-validator
+  ACTION_VALIDATOR=$dir/node_modules/.bin/action-validator
+  export ACTION_VALIDATOR
+  if [ ! -x "$ACTION_VALIDATOR" ]; then
+    ensure_npm
+    log "installing @action-validator/cli into $dir"
+    mkdir -p "$dir"
+    [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
+    (cd "$dir" && npm install --silent --no-audit --no-fund @action-validator/cli@0.6.0 >/dev/null) ||
+      die "npm install @action-validator/cli failed"
+  fi
+  [ -x "$ACTION_VALIDATOR" ] || die "action-validator is not at $ACTION_VALIDATOR after npm install"
+}

@@ -98,7 +98,9 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     const manifest::Container& c = *u.container;
     std::string what;
     if (s.on_unresolved == OnUnresolved::Fail) {
-      what = "; resolve.onUnresolved is fail, so archfit changes nothing";
+      what =
+          "; resolve.onUnresolved is fail, so archfit changes nothing (run archfit lock, or set "
+          "resolve.fallbackPlatforms)";
     } else if (others_known) {
       what =
           "; archfit places the pods by the images it could resolve, which this one may not "

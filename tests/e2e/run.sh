@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The CI surfaces end to end: action.yml checked by action-validator and run
+# as a GitHub runner would (test_action.py), the pre-commit hooks run by the
+# real pre-commit (test_pre_commit.py). Installs what they need when missing.
+# usage: run.sh ARCHFIT SOURCE_DIR STATE_DIR [TEST...]
+set -euo pipefail
+archfit=$1
+root=$2
+state=$3
+shift 3
+cd "$root"
+source scripts/lib/common.sh
+source scripts/lib/tools.sh
+ensure_apt_packages pre-commit python3-yaml git
+ensure_action_validator
+ensure_sarif_multitool
+ensure_helm3
+
+log "action-validator action.yml"
+"$ACTION_VALIDATOR" action.yml
+# The workflows docs/ci.md gives to copy, each validated as a workflow file.
+workflows=$(mktemp -d)
+trap 'rm -rf "$workflows"' EXIT
+python3 - docs/ci.md "$workflows" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+blocks = re.findall(r"<!-- workflow: ([\w-]+) -->\n```yaml\n(.*?)```", text, re.S)
+assert len(blocks) >= 6, "docs/ci.md: expected the six documented workflows"
+for name, body in blocks:
+    open(f"{sys.argv[2]}/{name}.yml", "w").write(body)
+PY
+for wf in "$workflows"/*.yml; do
+  log "action-validator docs/ci.md workflow $(basename "$wf")"
+  "$ACTION_VALIDATOR" "$wf"
+done
+
+git config --global user.email >/dev/null 2>&1 || git config --global user.email "e2e@archfit.invalid"
+git config --global user.name >/dev/null 2>&1 || git config --global user.name "archfit e2e"
+mkdir -p "$state"
+export ARCHFIT_SOURCE=$root ARCHFIT_BINARY=$archfit ARCHFIT_E2E_STATE=$state HELM=$HELM3 \
+  SARIF_MULTITOOL PYTHONDONTWRITEBYTECODE=1 PYTHONWARNINGS=ignore::ResourceWarning
+cd tests/e2e
+if (($#)); then
+  exec python3 -m unittest -v "$@"
+fi
+exec python3 -m unittest -v test_action test_pre_commit

@@ -1,0 +1,261 @@
+"""The GitHub Action end to end: action.yml's steps executed as a runner would
+(tests/e2e/runner.py) on a sample repository, with the real build, the real
+archfit, Microsoft's SARIF Multitool, and the workflows of docs/ci.md.
+
+Environment: ARCHFIT_SOURCE (the checkout holding action.yml), SARIF_MULTITOOL,
+ARCHFIT_E2E_STATE (a directory kept across the tests: the runner's caches, so
+that the action builds archfit once for the whole file).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import yaml
+
+from runner import Runner
+
+ROOT = os.environ["ARCHFIT_SOURCE"]
+STATE = os.environ["ARCHFIT_E2E_STATE"]
+MULTITOOL = os.environ["SARIF_MULTITOOL"]
+EXAMPLES = os.path.join(ROOT, "examples")
+
+
+def sample_repository(path):
+    """Manifests in two directories of a repository, a configuration and a lock at its root."""
+    os.makedirs(os.path.join(path, "team-a"))
+    os.makedirs(os.path.join(path, "team-b"))
+    shutil.copy(os.path.join(EXAMPLES, ".archfit.yaml"), path)
+    shutil.copy(os.path.join(EXAMPLES, "archfit.lock"), path)
+    for name, team in [("search.yaml", "team-a"), ("web.yaml", "team-a"),
+                       ("sqlserver.yaml", "team-b"), ("cleanup-cronjob.yaml", "team-b")]:
+        shutil.copy(os.path.join(EXAMPLES, name), os.path.join(path, team, name))
+    subprocess.run(["git", "init", "-q", path], check=True)
+
+
+def tree_bytes(path):
+    out = {}
+    for dirpath, dirs, names in os.walk(path):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for n in names:
+            p = os.path.join(dirpath, n)
+            out[os.path.relpath(p, path)] = open(p, "rb").read()
+    return out
+
+
+class ActionTest(unittest.TestCase):
+    def setUp(self):
+        self.workspace = tempfile.mkdtemp(prefix="workspace-")
+        sample_repository(self.workspace)
+        # The tool cache and actions/cache store persist across tests (one machine, many jobs);
+        # HOME does not (the image cache comes back only through actions/cache).
+        self.store = os.path.join(STATE, "cache-store")
+        os.makedirs(self.store, exist_ok=True)
+
+    def tearDown(self):
+        shutil.rmtree(self.workspace, ignore_errors=True)
+
+    def runner(self, **kw):
+        r = Runner(self.workspace, ROOT, cache_store=self.store, **kw)
+        r.tool_cache = os.path.join(STATE, "toolcache")
+        os.makedirs(r.tool_cache, exist_ok=True)
+        self.addCleanup(r.close)
+        return r
+
+    def run_action(self, runner=None, **inputs):
+        r = runner or self.runner()
+        result = r.run_action(inputs)
+        r.post()
+        return r, result
+
+    def annotations(self, r):
+        return [line for line in r.stdout.splitlines() if re.match(r"::(error|warning|notice)\b", line)]
+
+    def sarif_valid(self, path):
+        """Microsoft's SARIF Multitool finds no error or warning (GitHub's rules and SARIF's)."""
+        r = subprocess.run([MULTITOOL, "validate", path, "--rule-kind", "Gh;Sarif", "--level", "Error;Warning"],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        problems = [l for l in r.stdout.splitlines() if re.search(r": (error|warning) [A-Z]+[0-9]+:", l)]
+        self.assertEqual(problems, [], path)
+        self.assertRegex(r.stdout, r"Done\. 1 files? scanned")
+
+    # -- the action file ----------------------------------------------------------------------------
+
+    def test_inputs_reach_scripts_only_through_env(self):
+        action = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))
+        for step in action["runs"]["steps"]:
+            if "run" in step:
+                self.assertNotIn("${{", step["run"], step.get("name"))
+                self.assertEqual(step.get("shell"), "bash")
+
+    def test_a_runner_that_is_not_linux_fails_with_a_message(self):
+        r, result = self.run_action(self.runner(runner_os="macOS"))
+        self.assertEqual(result.status, "failure")
+        self.assertIn("runs on Linux runners only (this one is macOS)", r.stdout)
+        self.assertNotIn("Build archfit", r.ran)
+
+    # -- build and caches ------------------------------------------------------------------------------
+
+    def test_1_first_run_builds_and_a_second_run_does_not(self):
+        # Runs first (test_1_), with no executable in the cache store: this run builds.
+        for name in os.listdir(self.store):
+            if name.startswith("archfit-bin-"):
+                shutil.rmtree(os.path.join(self.store, name))
+        first, result = self.run_action()
+        self.assertIn("Build archfit", first.ran, "the first run must build archfit")
+        bin_key = [w["key"] for u, w in first.uses if u.startswith("actions/cache") and "bin" in w["key"]][0]
+        self.assertRegex(bin_key, r"^archfit-bin-v1-[a-z]+-[0-9.]+-(X64|ARM64)-[0-9a-f]{64}$")
+        self.assertTrue(os.path.isdir(os.path.join(self.store, bin_key)), "the executable was not saved")
+        second, result2 = self.run_action()
+        self.assertNotIn("Build archfit", second.ran, "a cache hit must not build")
+        self.assertEqual(result2.outputs["exit-code"], result.outputs["exit-code"])
+        # The image cache is keyed by the lock file and restored by prefix.
+        images = [w for u, w in second.uses if u.startswith("actions/cache") and "images" in w["key"]][0]
+        lock_hash = subprocess.run(["sha256sum", os.path.join(self.workspace, "archfit.lock")],
+                                   capture_output=True, text=True).stdout.split()[0]
+        self.assertEqual(images["key"], "archfit-images-v1-Linux-" + lock_hash)
+        self.assertEqual(images["restore-keys"], "archfit-images-v1-Linux-")
+        self.assertEqual(images["path"], os.path.join(second.home, ".cache", "archfit"))
+
+    # -- modes ---------------------------------------------------------------------------------------------
+
+    def test_lint_writes_sarif_json_annotations_and_summary_then_fails(self):
+        before = tree_bytes(self.workspace)
+        r, result = self.run_action(paths="team-a\nteam-b\n", category="archfit-e2e")
+        out = result.outputs
+        self.assertEqual(result.status, "failure")  # two error findings
+        self.assertEqual(out["exit-code"], "1")
+        sarif = json.load(open(out["sarif-file"]))
+        # GitHub's form: the category, then "/" (the run id is left to code scanning).
+        self.assertEqual(sarif["runs"][0]["automationDetails"]["id"], "archfit-e2e/")
+        report = json.load(open(out["json-file"]))
+        self.assertEqual(out["errors"], str(report["summary"]["errors"]))
+        self.assertEqual(out["warnings"], str(report["summary"]["warnings"]))
+        self.assertEqual(report["summary"]["errors"], 2)
+        self.assertEqual(sum(1 for res in sarif["runs"][0]["results"] if res["level"] == "error"), 2)
+        self.sarif_valid(out["sarif-file"])
+        kinds = [a.split(" ", 1)[0].split("::")[1] for a in self.annotations(r)]
+        self.assertEqual(kinds.count("error"), 2)
+        self.assertIn("notice", kinds)
+        summary = open(r.summary).read()
+        self.assertIn("## archfit: 2 errors", summary)
+        self.assertEqual(tree_bytes(self.workspace), before, "lint changed the repository")
+        self.assertEqual(out["changed-files"], "")
+
+    def test_check_lists_what_fix_would_change_and_changes_nothing(self):
+        before = tree_bytes(self.workspace)
+        r, result = self.run_action(mode="check", paths="team-a\nteam-b")
+        out = result.outputs
+        self.assertEqual(out["exit-code"], "1")
+        changed = out["changed-files"].splitlines()
+        self.assertEqual(sorted(changed), ["team-a/search.yaml", "team-a/web.yaml",
+                                           "team-b/cleanup-cronjob.yaml", "team-b/sqlserver.yaml"])
+        self.assertEqual(tree_bytes(self.workspace), before)
+        # The patch applies and gives what fix writes.
+        subprocess.run(["git", "apply", "--check", out["diff-file"]], cwd=self.workspace, check=True)
+        self.assertIn("<details>", open(r.summary).read())
+        self.sarif_valid(out["sarif-file"])
+
+    def test_fix_leaves_the_edits_and_a_patch_and_a_check_then_passes(self):
+        r, result = self.run_action(mode="fix", paths="team-a\nteam-b")
+        out = result.outputs
+        self.assertEqual(out["exit-code"], "0", r.stderr_of)
+        self.assertEqual(out["errors"], "0")
+        changed = sorted(out["changed-files"].splitlines())
+        self.assertEqual(len(changed), 4)
+        for f in changed:
+            self.assertIn("archfit.io/owned", open(os.path.join(self.workspace, f)).read())
+        # The patch is what changed: reversed, it gives the original back.
+        subprocess.run(["git", "apply", "--check", "-R", out["diff-file"]], cwd=self.workspace, check=True)
+        r2, again = self.run_action(mode="check", paths="team-a\nteam-b")
+        self.assertEqual(again.outputs["exit-code"], "0")
+        self.assertEqual(again.outputs["changed-files"], "")
+        self.assertEqual(again.status, "success")
+
+    def test_working_directory_and_hostile_paths(self):
+        os.makedirs(os.path.join(self.workspace, "sub"))
+        shutil.move(os.path.join(self.workspace, "team-a"), os.path.join(self.workspace, "sub", "team-a"))
+        r, result = self.run_action(**{"working-directory": "sub", "paths": "team-a\n$(touch pwned)",
+                                       "lock": "../archfit.lock", "config": "../.archfit.yaml"})
+        self.assertFalse(os.path.exists(os.path.join(self.workspace, "sub", "pwned")))
+        self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
+        # The odd path is a path: archfit says it does not exist (exit 2).
+        self.assertEqual(result.outputs["exit-code"], "2")
+        self.assertIn("$(touch pwned)", r.stderr_of["Run archfit"])
+
+    def test_annotations_are_capped_and_the_summary_is_under_a_mebibyte(self):
+        # 3,000 Deployments of an amd64-only image: 3,000 errors, 3,000 warnings.
+        many = os.path.join(self.workspace, "many")
+        os.makedirs(many)
+        with open(os.path.join(many, "apps.yaml"), "w") as f:
+            for i in range(3000):
+                f.write(f"---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-{i}-"
+                        + "x" * 40 + "\nspec:\n  template:\n    spec:\n      containers:\n"
+                        "      - name: app\n        image: docker.elastic.co/elasticsearch/elasticsearch:6.8.23\n")
+        r, result = self.run_action(paths="many")
+        kinds = [a.split(" ", 1)[0].split("::")[1] for a in self.annotations(r)]
+        self.assertEqual(kinds.count("error"), 10)
+        self.assertLessEqual(kinds.count("warning"), 10)
+        notices = [a for a in self.annotations(r) if a.startswith("::notice")]
+        self.assertLessEqual(len(notices), 10)
+        self.assertRegex(notices[-1], r"3,?000 errors.*not shown here")
+        self.assertLess(os.path.getsize(r.summary), 1 << 20)
+        self.assertIn("not shown here", open(r.summary).read())
+        self.sarif_valid(result.outputs["sarif-file"])
+
+    def test_offline_is_the_default_with_a_lock_and_a_missing_entry_says_to_lock(self):
+        with open(os.path.join(self.workspace, "team-a", "new.yaml"), "w") as f:
+            f.write("apiVersion: v1\nkind: Pod\nmetadata:\n  name: new\nspec:\n  containers:\n"
+                    "  - name: a\n    image: registry.invalid/never/seen:1\n")
+        r, result = self.run_action(paths="team-a")
+        report = json.load(open(result.outputs["json-file"]))
+        unresolved = [f for f in report["findings"] if f["rule"] == "unresolved-image"]
+        self.assertEqual(len(unresolved), 1)
+        self.assertIn("archfit lock", unresolved[0]["message"])
+
+    # -- the workflows of docs/ci.md ----------------------------------------------------------------------
+
+    def workflow(self, name):
+        text = open(os.path.join(ROOT, "docs", "ci.md")).read()
+        m = re.search(r"<!-- workflow: " + re.escape(name) + r" -->\n```yaml\n(.*?)```", text, re.S)
+        self.assertIsNotNone(m, name)
+        return yaml.safe_load(m.group(1))
+
+    def test_the_documented_workflows_are_valid_and_use_the_action_as_it_is(self):
+        action = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))
+        known_inputs = set(action["inputs"])
+        known_outputs = set(action["outputs"])
+        for name in ["lint-sarif", "check", "fix-suggest", "fix-commit", "helm", "matrix"]:
+            wf = self.workflow(name)
+            for job in wf["jobs"].values():
+                for step in job["steps"]:
+                    if step.get("uses", "").startswith("archfit/archfit@"):
+                        self.assertLessEqual(set(step.get("with", {})), known_inputs, name)
+                    for v in list((step.get("with") or {}).values()) + [step.get("if", "")]:
+                        for out in re.findall(r"steps\.archfit\.outputs\.([\w-]+)", str(v)):
+                            self.assertIn(out, known_outputs, name)
+
+    def test_the_lint_workflow_uploads_the_sarif_with_its_category(self):
+        wf = self.workflow("lint-sarif")
+        os.rename(os.path.join(self.workspace, "team-a"), os.path.join(self.workspace, "deploy"))
+        r = self.runner()
+        status, steps = r.run_job(wf["jobs"]["archfit"])
+        self.assertEqual(status, "failure")  # the findings fail the job...
+        uploads = [w for u, w in r.uses if u.startswith("github/codeql-action/upload-sarif")]
+        self.assertEqual(len(uploads), 1, "...and the SARIF is uploaded all the same")
+        self.assertTrue(os.path.isfile(uploads[0]["sarif_file"]))
+        self.assertEqual(uploads[0]["category"], "archfit-deploy")
+        sarif = json.load(open(uploads[0]["sarif_file"]))
+        self.assertEqual(sarif["runs"][0]["automationDetails"]["id"], "archfit-deploy/")
+        for result in sarif["runs"][0]["results"]:
+            uri = result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            self.assertTrue(uri.startswith("deploy/"), uri)
+
+
+if __name__ == "__main__":
+    unittest.main()
