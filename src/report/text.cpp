@@ -1,4 +1,6 @@
-// text: `file:line:col: severity rule-id: message`, then a summary line.
+// text: `file:line:col: severity rule-id: message`, then a summary line. A
+// finding in helm-rendered input also names its template:
+// `<stdin>:10:7 (charts/web/templates/deployment.yaml): ...`.
 #include "report/writers.hpp"
 
 namespace archfit::report::detail {
@@ -10,12 +12,13 @@ using placement::Severity;
 
 class TextWriter : public Writer {
  public:
-  TextWriter(std::ostream& out, Severity shown) : out_(out), shown_(shown) {}
+  TextWriter(std::ostream& out, const WriterOptions& options) : out_(out), options_(options) {}
 
   void add(const Finding& f) override {
-    if (f.severity < shown_) return;
+    if (f.severity < options_.shown) return;
     out_ << f.file;
     if (f.line > 0) out_ << ':' << f.line << ':' << f.column;
+    if (!f.source.empty()) out_ << " (" << source_path(f, options_) << ')';
     out_ << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
          << '\n';
   }
@@ -29,13 +32,13 @@ class TextWriter : public Writer {
 
  private:
   std::ostream& out_;
-  Severity shown_;
+  WriterOptions options_;
 };
 
 }  // namespace
 
 std::unique_ptr<Writer> text_writer(std::ostream& out, const WriterOptions& options) {
-  return std::make_unique<TextWriter>(out, options.shown);
+  return std::make_unique<TextWriter>(out, options);
 }
 
 }  // namespace archfit::report::detail

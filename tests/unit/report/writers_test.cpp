@@ -126,6 +126,19 @@ TEST(ReportFormats, JsonAndSarifParse) {
 }
 
 // Fingerprints follow what a finding is about, not where its line is.
+TEST(ReportFormats, TextNamesTheTemplateOfHelmRenderedInput) {
+  Finding f =
+      finding("<stdin>", 0, 10, "missing-arch-affinity", Severity::Error, "m", "Deployment", "web");
+  f.source = "web/templates/deployment.yaml";
+  std::ostringstream out;
+  WriterOptions options;
+  options.source_root = "charts";
+  make_writer(Format::Text, out, options)->add(f);
+  EXPECT_EQ(
+      out.str(),
+      "<stdin>:10:7 (charts/web/templates/deployment.yaml): error missing-arch-affinity: m\n");
+}
+
 TEST(ReportFormats, FingerprintsSurviveLineMovesAndTellFindingsApart) {
   Finding a = sample().findings[0];
   Finding moved = a;
