@@ -34,8 +34,10 @@ for wf in "$workflows"/*.yml; do
   "$ACTION_VALIDATOR" "$wf"
 done
 
-git config --global user.email >/dev/null 2>&1 || git config --global user.email "e2e@archfit.invalid"
-git config --global user.name >/dev/null 2>&1 || git config --global user.name "archfit e2e"
+# pre-commit try-repo commits into a shadow repository: an identity for it,
+# without touching the machine's git configuration.
+export GIT_AUTHOR_NAME="archfit e2e" GIT_AUTHOR_EMAIL="e2e@archfit.invalid" \
+  GIT_COMMITTER_NAME="archfit e2e" GIT_COMMITTER_EMAIL="e2e@archfit.invalid"
 mkdir -p "$state"
 export ARCHFIT_SOURCE=$root ARCHFIT_BINARY=$archfit ARCHFIT_E2E_STATE=$state HELM=$HELM3 \
   SARIF_MULTITOOL PYTHONDONTWRITEBYTECODE=1 PYTHONWARNINGS=ignore::ResourceWarning
