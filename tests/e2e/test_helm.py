@@ -1,0 +1,208 @@
+"""archfit as helm's post-renderer, with the real helm 3 (--post-renderer, the
+wrapper in helm-plugin/) and helm 4 (the plugin installed with `helm plugin
+install`), on charts written here: a Deployment, a CronJob, a hook Job, a
+subchart, and a values file that changes an image.
+
+Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, HELM3, HELM4.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import yaml
+
+ROOT = os.environ["ARCHFIT_SOURCE"]
+ARCHFIT = os.environ["ARCHFIT_BINARY"]
+HELM3 = os.environ["HELM3"]
+HELM4 = os.environ["HELM4"]
+EXAMPLES = os.path.join(ROOT, "examples")
+AMD64 = "docker.elastic.co/elasticsearch/elasticsearch:6.8.23"   # amd64 only in the lock
+MULTI = "bitnami/kubectl:1.31"                                  # amd64 and arm64
+
+POD = """      containers:
+      - name: app
+        image: {{{{ .Values.{key} }}}}
+"""
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def chart(root):
+    c = os.path.join(root, "shop")
+    write(os.path.join(c, "Chart.yaml"), "apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+    write(os.path.join(c, "values.yaml"), f"web: {AMD64}\njob: {AMD64}\nhook: {AMD64}\n")
+    write(os.path.join(c, "templates", "deployment.yaml"),
+          "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {{ .Release.Name }}-web\nspec:\n"
+          "  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n"
+          "    spec:\n" + POD.format(key="web"))
+    write(os.path.join(c, "templates", "cronjob.yaml"),
+          "apiVersion: batch/v1\nkind: CronJob\nmetadata:\n  name: {{ .Release.Name }}-clean\nspec:\n"
+          "  schedule: '0 * * * *'\n  jobTemplate:\n    spec:\n      template:\n        spec:\n"
+          "          restartPolicy: Never\n          containers:\n          - name: app\n"
+          "            image: {{ .Values.job }}\n")
+    write(os.path.join(c, "templates", "hook.yaml"),
+          "apiVersion: batch/v1\nkind: Job\nmetadata:\n  name: {{ .Release.Name }}-migrate\n"
+          "  annotations:\n    helm.sh/hook: pre-install\nspec:\n  template:\n    spec:\n"
+          "      restartPolicy: Never\n" + POD.format(key="hook"))
+    sub = os.path.join(c, "charts", "cache")
+    write(os.path.join(sub, "Chart.yaml"), "apiVersion: v2\nname: cache\nversion: 0.1.0\n")
+    write(os.path.join(sub, "values.yaml"), f"image: {AMD64}\n")
+    write(os.path.join(sub, "templates", "statefulset.yaml"),
+          "apiVersion: apps/v1\nkind: StatefulSet\nmetadata:\n  name: {{ .Release.Name }}-cache\nspec:\n"
+          "  serviceName: cache\n  selector:\n    matchLabels: {app: cache}\n  template:\n    metadata:\n"
+          "      labels: {app: cache}\n    spec:\n" + POD.format(key="image"))
+    write(os.path.join(root, "multi.yaml"), f"web: {MULTI}\n")
+    shutil.copy(os.path.join(EXAMPLES, "archfit.lock"), root)
+    shutil.copy(os.path.join(EXAMPLES, ".archfit.yaml"), root)
+    return c
+
+
+def documents(text):
+    return [d for d in yaml.safe_load_all(text) if d]
+
+
+def pod_spec(doc):
+    spec = doc["spec"]
+    if doc["kind"] == "CronJob":
+        spec = spec["jobTemplate"]["spec"]
+    return spec["template"]["spec"]
+
+
+class HelmTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="helm-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.chart = chart(self.dir)
+        self.home = os.path.join(self.dir, "home")
+        os.makedirs(self.home)
+        bindir = os.path.join(self.dir, "bin")
+        os.makedirs(bindir)
+        os.symlink(ARCHFIT, os.path.join(bindir, "archfit"))
+        self.env = dict(os.environ, HOME=self.home, PATH=bindir + os.pathsep + os.environ["PATH"],
+                        XDG_CONFIG_HOME=os.path.join(self.home, ".config"),
+                        XDG_DATA_HOME=os.path.join(self.home, ".local", "share"),
+                        XDG_CACHE_HOME=os.path.join(self.home, ".cache"),
+                        ARCHFIT_CACHE_DIR=os.path.join(self.home, "archfit-cache"),
+                        ARCHFIT_OFFLINE="1")
+        self.env.pop("XDG_STATE_HOME", None)
+        self.env.pop("ARCHFIT_POST_RENDER_LOG", None)
+
+    def helm(self, helm, *args, check=True):
+        p = subprocess.run([helm, *args], cwd=self.dir, env=self.env, capture_output=True, text=True)
+        if check:
+            self.assertEqual(p.returncode, 0, p.stderr)
+        return p
+
+    def install_plugin(self):
+        p = self.helm(HELM4, "plugin", "install", os.path.join(ROOT, "helm-plugin"))
+        self.assertIn("archfit", self.helm(HELM4, "plugin", "list").stdout)
+        return p
+
+    def rendered(self, helm, *extra):
+        plain = self.helm(helm, "template", "r", "shop", *extra).stdout
+        if helm == HELM3:
+            post = self.helm(helm, "template", "r", "shop", *extra, "--post-renderer",
+                             os.path.join(ROOT, "helm-plugin", "archfit-post-render")).stdout
+        else:
+            self.install_plugin()
+            post = self.helm(helm, "template", "r", "shop", *extra, "--post-renderer", "archfit").stdout
+        return plain, post
+
+    def check_fixed(self, plain, post, kinds):
+        """Every workload of `kinds` in `post` carries the affinity, and `post` is `plain` fixed."""
+        fixed = subprocess.run([ARCHFIT, "fix", "--offline", "-"], input=plain, cwd=self.dir, env=self.env,
+                               capture_output=True, text=True)
+        self.assertEqual(fixed.returncode, 0, fixed.stderr)
+        got = documents(post)
+        want = documents(fixed.stdout)
+        if "Job" not in kinds:
+            # helm 3 prints hooks beside the post-rendered stream, as rendered.
+            hooks = [d for d in documents(plain) if "helm.sh/hook" in d["metadata"].get("annotations", {})]
+            self.assertTrue(hooks)
+            want = [d for d in want if "helm.sh/hook" not in d["metadata"].get("annotations", {})] + hooks
+            self.assertEqual(sorted(map(str, got)), sorted(map(str, want)))
+        else:
+            self.assertEqual(got, want)
+        seen = []
+        for doc in got:
+            if "helm.sh/hook" in doc["metadata"].get("annotations", {}) and "Job" not in kinds:
+                continue
+            if doc["kind"] in ("Deployment", "CronJob", "Job", "StatefulSet"):
+                seen.append(doc["kind"])
+                terms = pod_spec(doc)["affinity"]["nodeAffinity"][
+                    "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+                self.assertIn({"key": "kubernetes.io/arch", "operator": "In", "values": ["amd64"]},
+                              terms[0]["matchExpressions"])
+        self.assertEqual(sorted(seen), sorted(kinds))
+
+    def test_helm3_post_renderer_fixes_and_keeps_source_lines(self):
+        plain, post = self.rendered(HELM3)
+        # helm 3 does not post-render hooks: the Job is printed as rendered.
+        self.check_fixed(plain, post, ["Deployment", "CronJob", "StatefulSet"])
+        self.assertEqual(re.findall(r"(?m)^# Source: .*$", post), re.findall(r"(?m)^# Source: .*$", plain))
+        self.assertIn("# Source: shop/charts/cache/templates/statefulset.yaml", post)
+
+    def test_helm4_plugin_fixes_hooks_too(self):
+        plain, post = self.rendered(HELM4)
+        self.check_fixed(plain, post, ["Deployment", "CronJob", "Job", "StatefulSet"])
+        self.assertIn("# Source: shop/templates/hook.yaml", post)
+
+    def test_a_values_file_that_changes_an_image_changes_the_placement(self):
+        for helm in (HELM3, HELM4):
+            plain, post = self.rendered(helm, "--values", "multi.yaml")
+            web = [d for d in documents(post) if d["kind"] == "Deployment"][0]
+            spec = pod_spec(web)
+            # A multi-arch image: no affinity, the arm64 toleration instead.
+            self.assertNotIn("affinity", spec)
+            self.assertIn({"key": "kubernetes.io/arch", "operator": "Equal", "value": "arm64",
+                           "effect": "NoSchedule"}, spec["tolerations"])
+
+    def test_lint_mode_passes_the_stream_through_or_fails(self):
+        plain = self.helm(HELM3, "template", "r", "shop", "--values", "multi.yaml",
+                          "--set", "job=" + MULTI, "--set", "cache.image=" + MULTI).stdout
+        wrapper = os.path.join(ROOT, "helm-plugin", "archfit-post-render")
+        ok = self.helm(HELM3, "template", "r", "shop", "--values", "multi.yaml", "--set", "job=" + MULTI,
+                       "--set", "cache.image=" + MULTI, "--post-renderer", wrapper,
+                       "--post-renderer-args", "--lint", "--post-renderer-args", "--fail-on=error")
+        self.assertEqual(ok.stdout, plain)  # warnings only: passed through, byte for byte
+        bad = self.helm(HELM3, "template", "r", "shop", "--post-renderer", wrapper,
+                        "--post-renderer-args", "--lint", check=False)
+        self.assertNotEqual(bad.returncode, 0)
+        self.assertIn("missing-arch-affinity", bad.stderr)
+        self.assertIn("shop/templates/deployment.yaml", bad.stderr)
+
+    def test_a_failure_stops_helm_with_a_message_a_person_can_act_on(self):
+        self.install_plugin()
+        p = self.helm(HELM4, "template", "r", "shop", "--set", "web=registry.invalid/app:1",
+                      "--post-renderer", "archfit", check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn('plugin "archfit" exited with error', p.stderr)  # all helm 4 shows...
+        log = os.path.join(self.home, ".local", "state", "archfit", "post-render.log")
+        text = open(log).read()                                        # ...the log says what to do
+        self.assertIn('cannot resolve "registry.invalid/app:1"', text)
+        self.assertIn("run archfit lock", text)
+        self.assertIn("shop/templates/deployment.yaml", text)
+        # helm 3 shows stderr itself.
+        p3 = self.helm(HELM3, "template", "r", "shop", "--set", "web=registry.invalid/app:1",
+                       "--post-renderer", os.path.join(ROOT, "helm-plugin", "archfit-post-render"), check=False)
+        self.assertNotEqual(p3.returncode, 0)
+        self.assertIn("run archfit lock", p3.stderr)
+
+    def test_never_empty_output(self):
+        empty = subprocess.run([ARCHFIT, "post-render", "--offline"], input="", cwd=self.dir, env=self.env,
+                               capture_output=True, text=True)
+        self.assertEqual(empty.returncode, 0, empty.stderr)
+        self.assertTrue(empty.stdout.strip())
+        self.assertEqual(documents(empty.stdout), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
