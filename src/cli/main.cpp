@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   add_images_command(app, state);
   add_cache_command(app, state);
   add_post_render_command(app, state);
+  add_krm_command(app, state);
   add_version_command(app, state);
   try {
     app.parse(argc, argv);

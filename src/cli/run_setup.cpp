@@ -134,6 +134,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   }
   config::ConfigRequest request;
   request.flags = flags;
+  request.function_config = options.function_config;
   request.start_dir =
       options.read_inputs ? config::discovery_start(paths) : std::filesystem::path();
   setup.loaded = config::load_config(request);

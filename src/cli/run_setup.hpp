@@ -53,6 +53,8 @@ struct SetupOptions {
   bool config_per_file = false;
   bool use_lock = true;  // `archfit lock` asks again instead of reading the old lock
   bool verbose = false;  // log every registry request on stderr
+  // A KRM functionConfig to read instead of a configuration file.
+  yaml::NodeRef function_config = {};
 };
 
 // Throws Error(Usage) when inputs are wanted, no PATH is given and standard

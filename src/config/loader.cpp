@@ -188,7 +188,11 @@ LoadedConfig load_config(const ConfigRequest& request) {
 
   std::optional<Override> named = sources.pick(request.flags.config, "--config", "ARCHFIT_CONFIG");
   std::error_code ec;
-  if (named) {
+  ParsedConfig parsed;
+  if (request.function_config) {
+    ConfigDocument doc("functionConfig");
+    read_config_document(request.function_config, doc, parsed);
+  } else if (named) {
     if (named->text.empty()) named->fail("empty path; name a configuration file");
     out.config_file = named->text;
     if (!fs::exists(out.config_file, ec)) {
@@ -200,7 +204,6 @@ LoadedConfig load_config(const ConfigRequest& request) {
     out.config_file = display(found, request.start_dir);
   }
 
-  ParsedConfig parsed;
   if (!out.config_file.empty()) {
     parsed = read_file_config(out.config_file);
     fs::path dir = out.config_file.parent_path();

@@ -53,6 +53,10 @@ struct ConfigRequest {
   // See discovery_start().
   std::filesystem::path start_dir;
   Environment env = process_environment();
+  // A KRM function's functionConfig (kind ArchFit, or a ConfigMap's data):
+  // read as the configuration file would be, instead of one; flags and
+  // ARCHFIT_* variables still override it.
+  yaml::NodeRef function_config = {};
 };
 
 // The top-level configuration: placement's and resolve's settings side by

@@ -1,0 +1,236 @@
+// `archfit krm`: archfit as a KRM function (kustomize's exec functions, kpt).
+// A ResourceList on stdin, the same ResourceList on stdout with its items
+// fixed in place (byte for byte elsewhere, as fix edits files) and a result
+// for every finding; exit 1 when a result is an error. The functionConfig
+// (kind ArchFit, or a ConfigMap's data) is read by the config module like a
+// configuration file; without one the nearest .archfit.yaml applies.
+#include <iostream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <tuple>
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
+#include <archfit/edit/editor.hpp>
+#include <archfit/edit/layout.hpp>
+#include <archfit/run/run.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/value.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/run_setup.hpp"
+
+namespace archfit::cli {
+
+namespace {
+
+struct KrmOptions {
+  CommonFlags common;
+  std::string mode = "fix";
+};
+
+// Where an item came from, as kustomize and kpt annotate it.
+struct ItemFile {
+  std::string path;
+  std::string index;
+};
+using ItemKey = std::tuple<std::string, std::string, std::string, std::string>;
+
+std::string annotation(yaml::NodeRef item, const char* a, const char* b) {
+  yaml::NodeRef annotations =
+      item.resolved().get("metadata").resolved().get("annotations").resolved();
+  for (const char* key : {a, b}) {
+    yaml::NodeRef v = annotations.get(key).resolved();
+    if (v.is_scalar()) return std::string(v.scalar());
+  }
+  return {};
+}
+
+std::string scalar_at(yaml::NodeRef node, std::initializer_list<const char*> path) {
+  for (const char* key : path)
+    node = node.resolved().get(key);
+  node = node.resolved();
+  return node.is_scalar() ? std::string(node.scalar()) : std::string();
+}
+
+std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
+  std::map<ItemKey, ItemFile> out;
+  items = items.resolved();
+  if (!items.is_sequence()) return out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    yaml::NodeRef item = items.item(i);
+    ItemKey key{scalar_at(item, {"apiVersion"}), scalar_at(item, {"kind"}),
+                scalar_at(item, {"metadata", "name"}), scalar_at(item, {"metadata", "namespace"})};
+    out.emplace(
+        key,
+        ItemFile{
+            annotation(item, "config.kubernetes.io/path", "internal.config.kubernetes.io/path"),
+            annotation(item, "config.kubernetes.io/index", "internal.config.kubernetes.io/index")});
+  }
+  return out;
+}
+
+// One result of the KRM functions spec, as a one-line JSON object.
+std::string result_json(const placement::Finding& f, const std::map<ItemKey, ItemFile>& files) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto str = [&w](std::string_view s) {
+    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  };
+  w.StartObject();
+  w.Key("message");
+  str(f.message);
+  w.Key("severity");
+  str(placement::severity_name(f.severity));
+  w.Key("resourceRef");
+  w.StartObject();
+  w.Key("apiVersion");
+  str(f.resource.api_version);
+  w.Key("kind");
+  str(f.resource.kind);
+  w.Key("name");
+  str(f.resource.name);
+  if (!f.resource.namespace_name.empty()) {
+    w.Key("namespace");
+    str(f.resource.namespace_name);
+  }
+  w.EndObject();
+  if (!f.field_path.empty()) {
+    // The path within the item, not within the ResourceList.
+    std::string_view path = f.field_path;
+    if (path.starts_with("items[")) {
+      std::size_t end = path.find("].");
+      if (end != std::string_view::npos) path.remove_prefix(end + 2);
+    }
+    w.Key("field");
+    w.StartObject();
+    w.Key("path");
+    str(path);
+    if (!f.current.empty()) {
+      w.Key("currentValue");
+      str(f.current);
+    }
+    if (!f.proposed.empty()) {
+      w.Key("proposedValue");
+      str(f.proposed);
+    }
+    w.EndObject();
+  }
+  auto it = files.find(
+      ItemKey{f.resource.api_version, f.resource.kind, f.resource.name, f.resource.namespace_name});
+  if (it != files.end() && !it->second.path.empty()) {
+    w.Key("file");
+    w.StartObject();
+    w.Key("path");
+    str(it->second.path);
+    if (!it->second.index.empty()) {
+      w.Key("index");
+      w.Int(std::atoi(it->second.index.c_str()));
+    }
+    w.EndObject();
+  }
+  w.Key("tags");
+  w.StartObject();
+  w.Key("rule");
+  str(f.rule);
+  w.Key("source");
+  str("archfit");
+  w.EndObject();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+// `text` (the ResourceList) with `results` added after any it has.
+std::string with_results(std::string text, const std::vector<std::string>& results) {
+  if (results.empty()) return text;
+  yaml::Tree tree = yaml::parse_document(text);
+  yaml::NodeRef root = tree.root().resolved();
+  bool block = root.style() == yaml::Style::Block;
+  if (block && !root.get("results")) {
+    // The common case: append the key, each result a JSON object (YAML's flow).
+    if (!text.empty() && text.back() != '\n') text += '\n';
+    text += "results:\n";
+    for (const std::string& r : results)
+      text += "- " + r + "\n";
+    return text;
+  }
+  std::string all = "[";
+  for (std::size_t i = 0; i < results.size(); ++i)
+    all += (i ? "," : "") + results[i];
+  all += "]";
+  yaml::Tree ours = yaml::parse_document(all);
+  yaml::Value value = yaml::Value::sequence();
+  if (yaml::NodeRef old = root.get("results").resolved(); old.is_sequence()) {
+    value = yaml::to_value(old);
+  }
+  yaml::Value added = yaml::to_value(ours.root());
+  for (const yaml::Value& v : added.items())
+    value.items().push_back(v);
+  edit::DocumentEditor editor(tree, edit::detect_layout(tree));
+  std::string why;
+  if (!editor.try_set(root, {"results"}, value, static_cast<std::size_t>(-1), &why)) {
+    fail(ErrorKind::Input, "cannot add results to the ResourceList: " + why);
+  }
+  return editor.apply();
+}
+
+int run_krm(const KrmOptions& o) {
+  std::string input = read_stdin();
+  yaml::Tree tree = yaml::parse_document(input);
+  yaml::NodeRef root = tree.root().resolved();
+  if (!root.is_mapping() || scalar_at(root, {"kind"}) != "ResourceList") {
+    fail(ErrorKind::Input,
+         "<stdin>: expected a ResourceList (apiVersion: config.kubernetes.io/v1, kind: "
+         "ResourceList) as KRM functions get; for a plain stream use archfit fix -");
+  }
+  yaml::NodeRef function_config = root.get("functionConfig").resolved();
+  SetupOptions options{.read_inputs = false, .config_per_file = false};
+  if (function_config && !function_config.is_null()) options.function_config = function_config;
+  RunSetup setup = prepare_run({}, o.common, options);
+  std::map<ItemKey, ItemFile> files = item_files(root.get("items"));
+
+  std::vector<std::string> results;
+  report::Counts counts;
+  run::RunSink sink;
+  sink.finding = [&](const placement::Finding& f) {
+    counts.add(f.severity);
+    results.push_back(result_json(f, files));
+  };
+  bool lint = o.mode == "lint";
+  run::RunResult run =
+      run::run_pipeline({run::Input::in_memory("<stdin>", input)}, setup.settings(),
+                        lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
+  std::string output = lint ? input : run.files.at(0).output();
+  write_stdout({with_results(std::move(output), results)});
+  std::size_t items = 0;
+  if (yaml::NodeRef list = root.get("items").resolved(); list.is_sequence()) items = list.size();
+  std::cerr << "archfit krm: " << items << " item" << (items == 1 ? "" : "s") << ", "
+            << run.workloads << " workload" << (run.workloads == 1 ? "" : "s")
+            << (lint ? " checked" : "") << (!lint && run.files.at(0).changed() ? ", fixed" : "")
+            << "; " << counts.errors << " errors, " << counts.warnings << " warnings, "
+            << counts.infos << " infos\n";
+  if (run.unresolved_failure) return kUnresolved;
+  return counts.errors > 0 ? kChangesOrFindings : kOk;
+}
+
+}  // namespace
+
+void add_krm_command(CLI::App& app, RunState& state) {
+  auto o = std::make_shared<KrmOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "krm",
+      "KRM function: a ResourceList on stdin, its items fixed and a result per finding on stdout "
+      "(kustomize exec functions, kpt); see docs/kustomize.md");
+  cmd->add_option("--mode", o->mode,
+                  "fix: fix the items and report what is left; lint: leave them, report everything")
+      ->check(CLI::IsMember({"fix", "lint"}))
+      ->capture_default_str();
+  add_common_flags(cmd, o->common);
+  cmd->callback([o, &state] { state.exit_code = run_krm(*o); });
+}
+
+}  // namespace archfit::cli

@@ -1,0 +1,133 @@
+// `archfit krm` as kustomize's and kpt's exec runtimes run it: a ResourceList
+// on stdin, the items fixed in place, a result per finding, the annotations
+// and order of items kept, the functionConfig read as a configuration.
+#include <string>
+
+#include <gtest/gtest.h>
+#include <rapidjson/document.h>
+
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/value.hpp>
+
+#include "support/process.hpp"
+#include "support/project.hpp"
+
+namespace archfit {
+namespace {
+
+using testing::contains;
+using testing::ProcessResult;
+using testing::Project;
+
+std::string item(const std::string& name, const std::string& image, int index) {
+  return "- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: " + name +
+         "\n    annotations:\n      config.kubernetes.io/path: apps/" + name +
+         ".yaml\n      config.kubernetes.io/index: '" + std::to_string(index) +
+         "'\n      internal.config.kubernetes.io/path: apps/" + name +
+         ".yaml\n      kustomize.config.k8s.io/id: |\n        kind: Deployment\n"
+         "  spec:\n    template:\n      spec:\n        containers:\n        - name: app\n"
+         "          image: " +
+         image + "\n";
+}
+
+std::string resource_list(const std::string& function_config) {
+  return "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n" +
+         item("web", "amd64only:1", 0) +
+         "- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: c}\n" + item("api", "both:1", 2) +
+         function_config;
+}
+
+yaml::Value value_of(const std::string& text) {
+  yaml::Tree tree = yaml::parse_document(text);
+  return yaml::to_value(tree.root());
+}
+
+TEST(Krm, FixesItemsInPlaceAndKeepsEverythingElse) {
+  Project p;
+  std::string input = resource_list("");
+  ProcessResult r = p.run({"krm"}, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The items' order and every annotation archfit does not own are kept.
+  yaml::Value out = value_of(r.out);
+  yaml::Value in = value_of(input);
+  const yaml::Value& items = *out.find("items");
+  ASSERT_EQ(items.items().size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(*items.items()[i].find("kind"), *in.find("items")->items()[i].find("kind"));
+    EXPECT_EQ(*items.items()[i].find("metadata")->find("name"),
+              *in.find("items")->items()[i].find("metadata")->find("name"));
+  }
+  EXPECT_EQ(*items.items()[0].find("metadata"), *in.find("items")->items()[0].find("metadata"));
+  // The same bytes as fix writes the stream's documents.
+  ProcessResult fixed = p.run({"fix", "-"}, input);
+  EXPECT_EQ(r.out.substr(0, fixed.out.size()), fixed.out);
+  EXPECT_TRUE(contains(r.err, "archfit krm: 3 items, 2 workloads, fixed")) << r.err;
+}
+
+TEST(Krm, LintLeavesItemsAndReportsResultsWithTheirFiles) {
+  Project p;
+  std::string input = resource_list("");
+  ProcessResult r = p.run({"krm", "--mode", "lint"}, input);
+  EXPECT_EQ(r.exit_code, 1) << r.err;  // an error result
+  ASSERT_EQ(r.out.substr(0, input.size()), input);
+  yaml::Value results = *value_of(r.out).find("results");
+  ASSERT_FALSE(results.items().empty());
+  const yaml::Value& first = results.items()[0];
+  EXPECT_EQ(first.find("severity")->as_string(), "error");
+  EXPECT_EQ(first.find("resourceRef")->find("name")->as_string(), "web");
+  EXPECT_EQ(first.find("file")->find("path")->as_string(), "apps/web.yaml");
+  EXPECT_EQ(first.find("field")->find("path")->as_string(), "spec.template.spec.affinity");
+  EXPECT_EQ(first.find("tags")->find("rule")->as_string(), "missing-arch-affinity");
+}
+
+TEST(Krm, FunctionConfigTypedOrConfigMapIsTheConfiguration) {
+  Project p;
+  // An amd64-only cluster: the amd64-only image needs nothing.
+  for (const std::string& config :
+       {std::string("functionConfig:\n  apiVersion: archfit.io/v1alpha1\n  kind: ArchFit\n"
+                    "  metadata:\n    name: a\n    annotations:\n"
+                    "      config.kubernetes.io/local-config: \"true\"\n"
+                    "  clusterPlatforms: [linux/amd64]\n"),
+        std::string("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n"
+                    "  data:\n    clusterPlatforms: linux/amd64\n")}) {
+    ProcessResult r = p.run({"krm", "--mode", "lint"}, resource_list(config));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_FALSE(contains(r.out, "missing-arch-affinity")) << r.out;
+  }
+  ProcessResult bad = p.run(
+      {"krm"}, resource_list("functionConfig:\n  apiVersion: archfit.io/v1alpha1\n  kind: ArchFit\n"
+                             "  placement: {mode: sideways}\n"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.out.empty());
+  EXPECT_TRUE(contains(bad.err, "\"sideways\"")) << bad.err;
+}
+
+TEST(Krm, ResultsAreAddedToThoseOfEarlierFunctionsAndJsonStaysJson) {
+  Project p;
+  std::string input = resource_list("results:\n- {message: earlier, severity: info}\n");
+  ProcessResult r = p.run({"krm", "--mode", "lint"}, input);
+  yaml::Value results = *value_of(r.out).find("results");
+  ASSERT_GE(results.items().size(), 2u);
+  EXPECT_EQ(results.items()[0].find("message")->as_string(), "earlier");
+  // A ResourceList in JSON comes back as JSON.
+  std::string json =
+      R"({"apiVersion":"config.kubernetes.io/v1","kind":"ResourceList","items":[)"
+      R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"web"},"spec":{"template":)"
+      R"({"spec":{"containers":[{"name":"app","image":"amd64only:1"}]}}}}]})";
+  ProcessResult j = p.run({"krm"}, json);
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  rapidjson::Document doc;
+  doc.Parse(j.out.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << j.out;
+  EXPECT_TRUE(doc.HasMember("items"));
+}
+
+TEST(Krm, AStreamThatIsNotAResourceListIsRefused) {
+  Project p;
+  ProcessResult r = p.run({"krm"}, testing::needs_fix("web"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(contains(r.err, "expected a ResourceList")) << r.err;
+}
+
+}  // namespace
+}  // namespace archfit
