@@ -13,6 +13,8 @@ with open(sys.argv[2], "w") as out:
     out.write("apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n")
     for doc in re.split(r"(?m)^---[^\n]*\n", text):
         lines = doc.rstrip("\n").split("\n")
+        if "..." in lines:  # a document end marker: what follows is not the document's
+            lines = lines[:lines.index("...")]
         # Leading comments (helm's `# Source:`) and blank lines go; the rest stays.
         while lines and (not lines[0].strip() or lines[0].lstrip().startswith("#")):
             lines.pop(0)

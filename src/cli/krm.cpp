@@ -17,6 +17,7 @@
 #include <archfit/base/file.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
+#include <archfit/run/resource_list.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/value.hpp>
@@ -144,13 +145,12 @@ std::string result_json(const placement::Finding& f, const std::map<ItemKey, Ite
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-// `text` (the ResourceList) with `results` added after any it has.
-std::string with_results(std::string text, const std::vector<std::string>& results) {
+// `text` (the ResourceList) with `results` added after any it has. `simple`:
+// its root is a block mapping without results (as the input's was), so the
+// key is appended without reading the text again.
+std::string with_results(std::string text, const std::vector<std::string>& results, bool simple) {
   if (results.empty()) return text;
-  yaml::Tree tree = yaml::parse_document(text);
-  yaml::NodeRef root = tree.root().resolved();
-  bool block = root.style() == yaml::Style::Block;
-  if (block && !root.get("results")) {
+  if (simple) {
     // The common case: append the key, each result a JSON object (YAML's flow).
     if (!text.empty() && text.back() != '\n') text += '\n';
     text += "results:\n";
@@ -158,6 +158,8 @@ std::string with_results(std::string text, const std::vector<std::string>& resul
       text += "- " + r + "\n";
     return text;
   }
+  yaml::Tree tree = yaml::parse_document(text);
+  yaml::NodeRef root = tree.root().resolved();
   std::string all = "[";
   for (std::size_t i = 0; i < results.size(); ++i)
     all += (i ? "," : "") + results[i];
@@ -192,6 +194,10 @@ int run_krm(const KrmOptions& o) {
   if (function_config && !function_config.is_null()) options.function_config = function_config;
   RunSetup setup = prepare_run({}, o.common, options);
   std::map<ItemKey, ItemFile> files = item_files(root.get("items"));
+  // The items as documents of their own, analysed as a stream's are; the
+  // whole ResourceList as one document when they cannot be cut out exactly.
+  std::optional<run::ResourceListItems> split =
+      run::ResourceListItems::split(input, root.get("items"));
 
   std::vector<std::string> results;
   report::Counts counts;
@@ -201,18 +207,22 @@ int run_krm(const KrmOptions& o) {
     results.push_back(result_json(f, files));
   };
   bool lint = o.mode == "lint";
-  run::RunResult run =
-      run::run_pipeline({run::Input::in_memory("<stdin>", input)}, setup.settings(),
-                        lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
-  std::string output = lint ? input : run.files.at(0).output();
-  write_stdout({with_results(std::move(output), results)});
+  run::RunResult run = run::run_pipeline(
+      {run::Input::in_memory("<stdin>", split ? split->stream() : input)}, setup.settings(),
+      lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
+  const run::FileResult& file = run.files.at(0);
+  std::string output = lint || !file.changed() ? input
+                       : split                 ? split->join(input, file.edits)
+                                               : file.output();
+  bool simple = root.style() == yaml::Style::Block && !root.get("results");
+  write_stdout({with_results(std::move(output), results, simple)});
   std::size_t items = 0;
   if (yaml::NodeRef list = root.get("items").resolved(); list.is_sequence()) items = list.size();
   std::cerr << "archfit krm: " << items << " item" << (items == 1 ? "" : "s") << ", "
             << run.workloads << " workload" << (run.workloads == 1 ? "" : "s")
-            << (lint ? " checked" : "") << (!lint && run.files.at(0).changed() ? ", fixed" : "")
-            << "; " << counts.errors << " errors, " << counts.warnings << " warnings, "
-            << counts.infos << " infos\n";
+            << (lint ? " checked" : "") << (!lint && file.changed() ? ", fixed" : "") << "; "
+            << counts.errors << " errors, " << counts.warnings << " warnings, " << counts.infos
+            << " infos\n";
   if (run.unresolved_failure) return kUnresolved;
   return counts.errors > 0 ? kChangesOrFindings : kOk;
 }

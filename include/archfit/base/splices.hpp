@@ -24,12 +24,15 @@ class Splices {
   // The new text in one string.
   std::string apply(std::string_view original) const;
 
- private:
   struct Replacement {
     std::size_t begin;
     std::size_t end;
     std::string text;
   };
+  // The replacements, in order.
+  const std::vector<Replacement>& replacements() const { return replacements_; }
+
+ private:
   std::vector<Replacement> replacements_;
 };
 

@@ -7,8 +7,10 @@
 #include <rapidjson/document.h>
 
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
 
+#include "support/corpus.hpp"
 #include "support/process.hpp"
 #include "support/project.hpp"
 
@@ -127,6 +129,76 @@ TEST(Krm, AStreamThatIsNotAResourceListIsRefused) {
   ProcessResult r = p.run({"krm"}, testing::needs_fix("web"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(contains(r.err, "expected a ResourceList")) << r.err;
+}
+
+// Every corpus file as a ResourceList: krm's items are what fix writes the
+// file's documents as, and an item fix leaves alone keeps its bytes.
+std::string as_resource_list(const std::string& stream) {
+  std::string out = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n";
+  for (const yaml::DocumentText& doc : yaml::split_stream(stream)) {
+    if (!doc.has_content) continue;
+    std::string text(doc.text);
+    std::size_t at = 0;
+    bool first = true;
+    // Leading comments and the marker go; every other line is indented under "- ".
+    while (at < text.size()) {
+      std::size_t nl = text.find('\n', at);
+      std::size_t end = nl == std::string::npos ? text.size() : nl + 1;
+      std::string line = text.substr(at, end - at);
+      at = end;
+      if (line.starts_with("...")) break;  // the document's end marker
+      if (first && (line.find_first_not_of(" \n") == std::string::npos ||
+                    line[line.find_first_not_of(' ')] == '#' || line.starts_with("---"))) {
+        continue;
+      }
+      out += (first ? "- " : (line == "\n" ? "" : "  ")) + line;
+      first = false;
+    }
+    if (out.back() != '\n') out += '\n';
+  }
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t nl = text.find('\n', at);
+    out.push_back(text.substr(at, nl - at));
+    at = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  return out;
+}
+
+TEST(CorpusKrm, ItemsAreWhatFixWritesAndUntouchedItemsKeepTheirBytes) {
+  Project p;
+  std::size_t lists = 0;
+  for (const std::filesystem::path& file : testing::corpus_files()) {
+    std::string text = testing::read(file);
+    ProcessResult fixed = p.run({"fix", "--config", "/dev/null", "-"}, text);
+    if (fixed.exit_code == 2) continue;  // refused input (a key given twice)
+    std::string list = as_resource_list(text);
+    ProcessResult r = p.run({"krm", "--config", "/dev/null"}, list);
+    ASSERT_NE(r.exit_code, 2) << file << ": " << r.err;
+    yaml::Value items = *value_of(r.out).find("items");
+    std::vector<yaml::Value> docs;
+    for (const yaml::DocumentText& doc : yaml::split_stream(fixed.out)) {
+      if (doc.has_content) docs.push_back(value_of(std::string(doc.text)));
+    }
+    ASSERT_EQ(items.items().size(), docs.size()) << file;
+    for (std::size_t i = 0; i < docs.size(); ++i)
+      EXPECT_EQ(items.items()[i], docs[i]) << file << " item " << i;
+    // fix only adds lines to these files (none carries an earlier record):
+    // every line of the ResourceList is in krm's output, in order.
+    std::vector<std::string> in_lines = lines_of(list), out_lines = lines_of(r.out);
+    std::size_t k = 0;
+    for (const std::string& line : out_lines)
+      if (k < in_lines.size() && line == in_lines[k]) ++k;
+    EXPECT_EQ(k, in_lines.size()) << file << ": line " << k + 1 << " of the input is not kept: "
+                                  << (k < in_lines.size() ? in_lines[k] : "");
+    ++lists;
+  }
+  EXPECT_GE(lists, 20u);
 }
 
 }  // namespace

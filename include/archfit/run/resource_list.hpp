@@ -1,0 +1,48 @@
+// The items of a KRM ResourceList as a stream of documents, so that the run
+// analyses them as it does a file's documents (in parallel windows), and the
+// edited documents put back in place. Each item is cut out of the
+// ResourceList's text with its indentation taken off, every other byte kept;
+// putting it back adds the indentation again, so an item the run leaves
+// alone, and every byte of an edited one the edit does not touch, stays as
+// it was.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <archfit/base/splices.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::run {
+
+class ResourceListItems {
+ public:
+  // The items of `items` (the ResourceList's `items` node, parsed from
+  // `text`), or nothing when they cannot be cut out exactly: flow style, or a
+  // line indented less than its item.
+  static std::optional<ResourceListItems> split(std::string_view text, yaml::NodeRef items);
+
+  // The items, each a document after a "---" line; document i is item i.
+  const std::string& stream() const { return stream_; }
+  std::size_t size() const { return items_.size(); }
+
+  // `text` with each item the stream's `edits` changed replaced, indented as
+  // it was.
+  std::string join(std::string_view text, const Splices& edits) const;
+
+ private:
+  struct Item {
+    std::size_t begin = 0;  // in the ResourceList's text: the item's first character...
+    std::size_t end = 0;    // ... to the end of its last line
+    std::size_t indent = 0;
+    std::size_t stream_begin = 0;  // the same item in stream()
+    std::size_t stream_end = 0;
+  };
+  std::vector<Item> items_;
+  std::string stream_;
+};
+
+}  // namespace archfit::run
