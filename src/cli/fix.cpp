@@ -79,7 +79,7 @@ int run_fix(const FixOptions& o) {
   Spool leftovers;
   run::RunSink sink;
   sink.finding = [&](const placement::Finding& f) {
-    if (!o.quiet) write_leftover(leftovers.out(), f);
+    if (!o.quiet || f.severity == placement::Severity::Error) write_leftover(leftovers.out(), f);
   };
   run::RunResult run = [&] {
     try {

@@ -25,6 +25,9 @@ void read_section(const Field& mapping, std::string_view prefix, ParsedConfig& o
     if (prefix.empty() && (e.key == "apiVersion" || e.key == "kind" || e.key == "metadata")) {
       continue;  // checked by the caller
     }
+    // A kustomize legacy plugin's configuration: kustomize itself turns these
+    // into arguments (kustomize-plugin/, docs/kustomize.md).
+    if (prefix.empty() && (e.key == "argsOneLiner" || e.key == "argsFromFile")) continue;
     // Dotted paths are keys of a ConfigMap's data only.
     bool dotted = e.key.find('.') != std::string::npos;
     if (const KeySpec* spec = dotted ? nullptr : find_key(e.value.path())) {

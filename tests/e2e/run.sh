@@ -2,7 +2,8 @@
 # The surfaces end to end: action.yml checked by action-validator and run as
 # a GitHub runner would (test_action.py), the pre-commit hooks run by the real
 # pre-commit (test_pre_commit.py), the helm post-renderer under the real helm 3
-# and 4 (test_helm.py). Installs what they need when missing.
+# and 4 (test_helm.py), the kustomize plugin under kubectl kustomize
+# (test_kustomize.py). Installs what they need when missing.
 # usage: run.sh ARCHFIT SOURCE_DIR STATE_DIR [TEST...]
 set -euo pipefail
 archfit=$1
@@ -41,10 +42,10 @@ done
 export GIT_AUTHOR_NAME="archfit e2e" GIT_AUTHOR_EMAIL="e2e@archfit.invalid" \
   GIT_COMMITTER_NAME="archfit e2e" GIT_COMMITTER_EMAIL="e2e@archfit.invalid"
 mkdir -p "$state"
-export ARCHFIT_SOURCE=$root ARCHFIT_BINARY=$archfit ARCHFIT_E2E_STATE=$state HELM=$HELM3 HELM3 HELM4 \
+export ARCHFIT_SOURCE=$root ARCHFIT_BINARY=$archfit ARCHFIT_E2E_STATE=$state HELM=$HELM3 HELM3 HELM4 KUBECTL \
   SARIF_MULTITOOL PYTHONDONTWRITEBYTECODE=1 PYTHONWARNINGS=ignore::ResourceWarning
 cd tests/e2e
 if (($#)); then
   exec python3 -m unittest -v "$@"
 fi
-exec python3 -m unittest -v test_action test_pre_commit test_helm
+exec python3 -m unittest -v test_action test_pre_commit test_helm test_kustomize

@@ -36,6 +36,21 @@ TEST(FixCommand, WritesInPlaceAndSaysSo) {
   EXPECT_EQ(again.exit_code, 0) << again.out << again.err;
 }
 
+// --quiet prints only errors: what fix leaves at severity error is still said
+// (the kustomize plugin runs fix --quiet, and shows stderr when it fails).
+TEST(FixCommand, QuietStillSaysTheErrorsFixLeaves) {
+  Project p;
+  // The project's configuration has resolve.onUnresolved: fail.
+  std::string pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                    "  - {name: a, image: \"registry.invalid/x:1\"}\n";
+  ProcessResult r = p.run({"fix", "--quiet", "-"}, pod);
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  EXPECT_TRUE(contains(r.err, "error unresolved-image")) << r.err;
+  ProcessResult warn = p.run({"fix", "--quiet", "-"}, needs_toleration("t"));
+  EXPECT_EQ(warn.exit_code, 0) << warn.err;
+  EXPECT_TRUE(warn.err.empty()) << warn.err;
+}
+
 TEST(FixCommand, KeepsTheFileMode) {
   Project p;
   fs::path f = p.write("app.yaml", needs_fix("app"));
