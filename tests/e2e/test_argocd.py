@@ -1,0 +1,169 @@
+"""archfit's Argo CD config management plugins: each plugin.yaml read for the
+fields Argo CD's cmp-server reads, its discover command run on matching and
+other sources, and its generate command run in a shell with the environment the
+cmp-server gives (ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE, ARGOCD_ENV_*, KUBE_VERSION,
+PARAM_*), in the source's directory, with the real helm and kubectl's kustomize.
+
+Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, KUBECTL, HELM4.
+"""
+
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+import yaml
+
+ROOT = os.environ["ARCHFIT_SOURCE"]
+CMP = os.path.join(ROOT, "argocd-cmp")
+AMD64 = "docker.elastic.co/elasticsearch/elasticsearch:6.8.23"
+DEPLOYMENT = (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n"
+              f"  selector:\n    matchLabels: {{app: web}}\n  template:\n    metadata:\n"
+              f"      labels: {{app: web}}\n    spec:\n      containers:\n      - name: app\n"
+              f"        image: {AMD64}\n")
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+class ArgoCdTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="argocd-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        bindir = os.path.join(self.dir, "bin")
+        os.makedirs(bindir)
+        os.symlink(os.environ["ARCHFIT_BINARY"], os.path.join(bindir, "archfit"))
+        os.symlink(os.environ["HELM4"], os.path.join(bindir, "helm"))
+        os.symlink(os.path.join(CMP, "generate"), os.path.join(bindir, "archfit-generate"))
+        # kubectl's embedded kustomize as `kustomize build DIR`.
+        write(os.path.join(bindir, "kustomize"),
+              f'#!/bin/sh\n[ "$1" = build ] || exit 2\nshift\nexec {os.environ["KUBECTL"]} kustomize "$@"\n')
+        os.chmod(os.path.join(bindir, "kustomize"), 0o755)
+        self.env = {"PATH": bindir + os.pathsep + "/usr/bin:/bin", "HOME": self.dir,
+                    "ARGOCD_APP_NAME": "shop", "ARGOCD_APP_NAMESPACE": "prod",
+                    "ARGOCD_APP_REVISION": "0123abc", "KUBE_VERSION": "1.31.0",
+                    "KUBE_API_VERSIONS": "v1,apps/v1", "ARCHFIT_CACHE_DIR": os.path.join(self.dir, "cache")}
+
+    def plain(self):
+        src = os.path.join(self.dir, "plain")
+        write(os.path.join(src, "deploy", "web.yaml"), DEPLOYMENT)
+        shutil.copy(os.path.join(ROOT, "examples", "archfit.lock"), src)
+        return src
+
+    def kustomization(self):
+        src = os.path.join(self.dir, "kustomize")
+        write(os.path.join(src, "web.yaml"), DEPLOYMENT)
+        write(os.path.join(src, "kustomization.yaml"), "resources: [web.yaml]\nnamePrefix: prod-\n")
+        shutil.copy(os.path.join(ROOT, "examples", "archfit.lock"), src)
+        return src
+
+    def chart(self):
+        src = os.path.join(self.dir, "helm")
+        write(os.path.join(src, "Chart.yaml"), "apiVersion: v2\nname: shop\nversion: 0.1.0\n")
+        write(os.path.join(src, "values.yaml"), f"image: {AMD64}\n")
+        write(os.path.join(src, "ci-values.yaml"), "image: bitnami/kubectl:1.31\n")
+        write(os.path.join(src, "templates", "web.yaml"),
+              DEPLOYMENT.replace("name: web\n", "name: {{ .Release.Name }}-web\n  namespace: {{ .Release.Namespace }}\n", 1)
+              .replace(AMD64, "{{ .Values.image }}"))
+        shutil.copy(os.path.join(ROOT, "examples", "archfit.lock"), src)
+        return src
+
+    def generate(self, kind, src, **env):
+        plugin = yaml.safe_load(open(os.path.join(CMP, kind, "plugin.yaml")))
+        command = plugin["spec"]["generate"]["command"] + plugin["spec"]["generate"].get("args", [])
+        command[0] = os.path.basename(command[0])  # on PATH here
+        return subprocess.run(command, cwd=src, env={**self.env, **env}, capture_output=True, text=True)
+
+    def discover(self, kind, src):
+        plugin = yaml.safe_load(open(os.path.join(CMP, kind, "plugin.yaml")))
+        command = plugin["spec"]["discover"]["find"]["command"]
+        p = subprocess.run(command, cwd=src, env=self.env, capture_output=True, text=True)
+        return p.stdout.strip() != ""
+
+    def test_plugin_files_have_what_argo_cd_reads(self):
+        for kind in ("plain", "kustomize", "helm"):
+            plugin = yaml.safe_load(open(os.path.join(CMP, kind, "plugin.yaml")))
+            self.assertEqual(plugin["apiVersion"], "argoproj.io/v1alpha1")
+            self.assertEqual(plugin["kind"], "ConfigManagementPlugin")
+            self.assertEqual(plugin["metadata"]["name"], "archfit-" + kind)
+            spec = plugin["spec"]
+            self.assertIsInstance(spec["generate"]["command"], list)
+            self.assertIn("find", spec["discover"])
+            names = [p["name"] for p in spec["parameters"]["static"]]
+            self.assertIn("mode", names)
+            self.assertIn("platforms", names)
+            self.assertTrue(os.access(os.path.join(CMP, "generate"), os.X_OK))
+        patch = yaml.safe_load(open(os.path.join(CMP, "sidecar-patch.yaml")))
+        containers = patch["spec"]["template"]["spec"]["containers"]
+        self.assertEqual(len(containers), 3)
+        for c in containers:
+            self.assertEqual(c["command"], ["/var/run/argocd/argocd-cmp-server"])
+
+    def test_discover_matches_its_kind_of_source(self):
+        plain, kustomize, chart = self.plain(), self.kustomization(), self.chart()
+        self.assertTrue(self.discover("plain", plain))
+        self.assertTrue(self.discover("kustomize", kustomize))
+        self.assertFalse(self.discover("kustomize", chart))
+        self.assertTrue(self.discover("helm", chart))
+        self.assertFalse(self.discover("helm", kustomize))
+
+    def test_each_variant_prints_the_fixed_manifests(self):
+        for kind, src in (("plain", self.plain()), ("kustomize", self.kustomization()), ("helm", self.chart())):
+            with self.subTest(kind):
+                p = self.generate(kind, src)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                docs = [d for d in yaml.safe_load_all(p.stdout) if d]
+                self.assertEqual(len(docs), 1)
+                spec = docs[0]["spec"]["template"]["spec"]
+                self.assertIn("affinity", spec)
+                if kind == "kustomize":
+                    self.assertEqual(docs[0]["metadata"]["name"], "prod-web")
+                if kind == "helm":
+                    self.assertEqual(docs[0]["metadata"]["name"], "shop-web")       # ARGOCD_APP_NAME
+                    self.assertEqual(docs[0]["metadata"]["namespace"], "prod")      # ARGOCD_APP_NAMESPACE
+
+    def test_parameters_and_argocd_env_reach_archfit(self):
+        chart = self.chart()
+        # An amd64-only cluster (PARAM_PLATFORMS): nothing to add.
+        p = self.generate("helm", chart, PARAM_PLATFORMS="linux/amd64")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("affinity", p.stdout)
+        # A values file (PARAM_VALUES) with a multi-arch image: the arm64 toleration.
+        p = self.generate("helm", chart, PARAM_VALUES="ci-values.yaml")
+        self.assertIn("value: arm64", p.stdout)
+        # lint passes the rendered stream through, and fails on an error.
+        p = self.generate("helm", chart, PARAM_MODE="lint")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("missing-arch-affinity", p.stderr)
+        # ARGOCD_ENV_ARCHFIT_* become ARCHFIT_*: a lock file elsewhere.
+        os.rename(os.path.join(chart, "archfit.lock"), os.path.join(self.dir, "other.lock"))
+        p = self.generate("helm", chart, ARGOCD_ENV_ARCHFIT_LOCK=os.path.join(self.dir, "other.lock"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+
+    def test_a_failure_exits_non_zero_with_no_output(self):
+        src = self.plain()
+        write(os.path.join(src, "deploy", "broken.yaml"), "kind: Pod\nspec: [1\n")
+        p = self.generate("plain", src)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("cannot parse YAML", p.stderr)
+        # Nothing rendered: an error, never empty output with exit 0 (Argo CD would prune).
+        empty = os.path.join(self.dir, "empty")
+        write(os.path.join(empty, "kustomization.yaml"), "resources: []\n")
+        p = self.generate("kustomize", empty)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("refusing to print nothing", p.stderr)
+        # A step of the pipe failing fails the whole (pipefail).
+        p = self.generate("helm", self.kustomization())
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "")
+
+
+if __name__ == "__main__":
+    unittest.main()
