@@ -133,7 +133,7 @@ class DocumentEditor::Session {
     std::vector<std::pair<std::size_t, Value::Mapping>> inserts;
     Value::Mapping waiting;
     for (const Value::Entry& entry : want.entries()) {
-      std::size_t i = node.find(entry.first);
+      std::size_t i = yaml::find_key(node, entry.first);
       if (i != NodeRef::npos) {
         wanted[i] = true;
         if (!waiting.empty()) inserts.emplace_back(i, std::move(waiting));
@@ -161,7 +161,8 @@ class DocumentEditor::Session {
       Value all = yaml::to_value(node);
       for (const Value::Entry& entry : all.entries()) {
         NodeRef merged_by;
-        if (want.find(entry.first) == nullptr && node.find(entry.first) == NodeRef::npos) {
+        if (want.find(entry.first) == nullptr &&
+            yaml::find_key(node, entry.first) == NodeRef::npos) {
           yaml::lookup(node, entry.first, &merged_by);
           return (void)fail(merge_message(entry.first, merged_by));
         }

@@ -177,6 +177,8 @@ class Converter {
     return Value::string(std::string(node.scalar()));
   }
 
+ public:
+  // The string a key becomes (key_text).
   std::string key_string(NodeRef key, std::uint32_t depth) {
     key = key.resolved();
     if (key.is_scalar()) {
@@ -197,6 +199,7 @@ class Converter {
     return to_json(convert(key, depth + 1));
   }
 
+ private:
   Value mapping(NodeRef node, std::uint32_t depth) {
     Value out = Value::mapping();
     std::vector<Value> merges;
@@ -401,6 +404,24 @@ bool equals(NodeRef node, const Value& value, const Limits& limits) {
   if (!node) return value.is_null();
   if (std::optional<bool> same = Comparer(limits).equal(node, value, 0)) return *same;
   return to_value(node, limits) == value;
+}
+
+std::string key_text(NodeRef key) {
+  Converter converter(Limits{});
+  return converter.key_string(key, 0);
+}
+
+std::size_t find_key(NodeRef mapping, std::string_view key) {
+  mapping = mapping.resolved();
+  if (!mapping.is_mapping()) return NodeRef::npos;
+  std::size_t found = NodeRef::npos;
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    NodeRef k = mapping.key(i).resolved();
+    // Text keys (nearly all) are compared as written, without resolving them.
+    bool same = k.is_scalar() && k.style() != Style::Plain ? k.scalar() == key : key_text(k) == key;
+    if (same) found = i;
+  }
+  return found;
 }
 
 Value to_value(NodeRef node, const Limits& limits) {

@@ -73,6 +73,14 @@ class Value {
 // expanding aliases would produce more than limits.max_alias_expansion nodes.
 Value to_value(NodeRef node, const Limits& limits = {});
 
+// The string a mapping key becomes in to_value: `no` is "false", `0x10` is
+// "16", `~` is "null", text keys are themselves.
+std::string key_text(NodeRef key);
+// The index of the entry of `mapping` whose key_text is `key` (the last one
+// when keys repeat); NodeRef::npos when none. NodeRef::find compares the
+// written text instead.
+std::size_t find_key(NodeRef mapping, std::string_view key);
+
 // to_value(node, limits) == value, without building the node's Value where it
 // needs no expansion (no aliases, merge keys, duplicate keys or keys that are
 // not strings); such nodes are converted as to_value does and compared.

@@ -193,6 +193,21 @@ TEST(Editor, AnchorUsedElsewhereIsUneditable) {
   EXPECT_EQ(editor.apply(), text);
 }
 
+// A key YAML 1.1 reads as another word (`no` is false, `0x10` is 16) is
+// matched by what it means: an edit that keeps it keeps its bytes (found by
+// fuzz/edit: `no` was rewritten as "false").
+TEST(Editor, KeysAreMatchedByWhatTheyMean) {
+  std::string text = "affinity:\n  no: NoSchedule\n  0x10: x\n";
+  yaml::Tree tree = yaml::parse_document(text);
+  DocumentEditor editor(tree, detect_layout(tree));
+  std::string why;
+  ASSERT_TRUE(editor.try_set(tree.root(), {"affinity"},
+                             read_value("{\"false\": NoSchedule, \"16\": x, nodeAffinity: {a: 1}}"),
+                             -1, &why))
+      << why;
+  EXPECT_EQ(editor.apply(), "affinity:\n  no: NoSchedule\n  0x10: x\n  nodeAffinity:\n    a: 1\n");
+}
+
 TEST(Editor, AnchorNobodyUsesIsEditable) {
   yaml::Tree tree = yaml::parse_document("a: &lonely\n  x: 1\n");
   DocumentEditor editor(tree, detect_layout(tree));
