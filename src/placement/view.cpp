@@ -194,6 +194,10 @@ Undone undo(const Value& view, const Ownership& record) {
   for (auto it = created.rbegin(); it != created.rend(); ++it) {
     if (is_empty_collection(find(v, (*it)->path))) erase(v, (*it)->path);
   }
+  // A view always has its spec (of placement fields only): a record saying
+  // archfit created `spec` itself (it never does, but records are input)
+  // must not take it out of the view.
+  if (v.find("spec") == nullptr) v.set("spec", Value::mapping());
   // Nulls it filled, as they were written.
   for (const OwnedEntry* e : of_kind(OwnedEntry::Kind::Filled)) {
     Value* at = find(v, e->path);

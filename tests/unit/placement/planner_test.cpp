@@ -150,6 +150,21 @@ TEST(Planner, AnAssumedImagePlacesThePodsAndSaysItIsAssumed) {
   EXPECT_EQ(finding(q, "unresolved-image").severity, Severity::Error);
 }
 
+// Records are input: one saying archfit created the pod spec itself (it
+// never does) leaves the spec alone (found by fuzz/edit: the view lost its
+// spec and was read through a null pointer).
+TEST(Planner, ARecordClaimingTheWholeSpecTakesNothingOfIt) {
+  Doc doc(deployment(kSpec, "      annotations:\n        archfit.io/owned: +spec\n"));
+  for (Action action : {Action::Fix, Action::Remove}) {
+    TemplatePlan p =
+        plan(doc, Lock{{kImage, "linux/amd64,linux/arm64"}}, Config::defaults(), action);
+    for (const yaml::FieldChange& c : p.changes)
+      EXPECT_FALSE(c.remove && c.path == std::vector<std::string>{"spec"});
+    for (const yaml::FieldChange& c : p.removal)
+      EXPECT_FALSE(c.remove && c.path == std::vector<std::string>{"spec"});
+  }
+}
+
 TEST(Planner, QuietPlansWriteTheSameAndWordOnlyWhatIsLeft) {
   Doc doc(deployment(kSpec));
   Lock lock{{kImage, "linux/arm64"}};
