@@ -191,6 +191,7 @@ LoadedConfig load_config(const ConfigRequest& request) {
   ParsedConfig parsed;
   if (request.function_config) {
     ConfigDocument doc("functionConfig");
+    parsed.function_config = true;
     read_config_document(request.function_config, doc, parsed);
   } else if (named) {
     if (named->text.empty()) named->fail("empty path; name a configuration file");
@@ -211,6 +212,8 @@ LoadedConfig load_config(const ConfigRequest& request) {
     rebase(parsed.resolve.docker_config, dir);
     rebase(parsed.resolve.credentials_dir, dir);
   }
+  std::optional<std::string> function_lock_path = parsed.lock_path;
+  std::string function_lock_content = parsed.lock_content.value_or("");
   bool platforms_overridden = apply_overrides(request, sources, parsed);
   out.resolve = parsed.resolve;
   out.config = finish_config(std::move(parsed), platforms_overridden);
@@ -220,6 +223,13 @@ LoadedConfig load_config(const ConfigRequest& request) {
     out.lock_file = o->text;
     out.lock_explicit = true;
     out.lock_source = o->source;
+  } else if (function_lock_path) {
+    out.lock_file = *function_lock_path;
+    out.lock_explicit = true;
+    out.lock_source = "the functionConfig's lock";
+  } else if (!function_lock_content.empty()) {
+    out.lock_content = std::move(function_lock_content);
+    out.lock_source = "the functionConfig's lock";
   } else if (!out.config_file.empty()) {
     out.lock_file = out.config_file.parent_path() / kLockName;
     out.lock_source = "beside the configuration file";
@@ -233,6 +243,8 @@ LoadedConfig load_config(const ConfigRequest& request) {
 }
 
 cache::LockFile load_lock_file(const LoadedConfig& loaded) {
+  if (!loaded.lock_content.empty())
+    return cache::LockFile::parse(loaded.lock_content, "functionConfig.lock");
   std::error_code ec;
   if (!fs::exists(loaded.lock_file, ec)) {
     if (!loaded.lock_explicit) return {};

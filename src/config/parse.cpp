@@ -9,6 +9,7 @@
 #include <archfit/config/schema.hpp>
 #include <archfit/config/suggest.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/value.hpp>
 
 namespace archfit::config {
 
@@ -16,6 +17,23 @@ namespace {
 
 constexpr std::string_view kApiVersion = "archfit.io/v1alpha1";
 constexpr std::string_view kKind = "ArchFit";
+
+// A functionConfig's `lock`: a path, the lock file's JSON as text, or (typed
+// functionConfig) the lock as a mapping.
+void read_function_lock(const Field& f, ParsedConfig& out) {
+  if (f.is_mapping()) {
+    out.lock_content = yaml::to_json(yaml::to_value(f.node()));
+    return;
+  }
+  std::string text = f.as_string();
+  std::string_view t = trim(text);
+  if (t.empty()) f.fail("expected a lock file's path or its content, got an empty string");
+  if (t.front() == '{') {
+    out.lock_content = std::string(t);
+  } else {
+    out.lock_path = std::string(t);
+  }
+}
 
 // Keys at `prefix` of a mapping: leaves go to their setter, sections recurse.
 void read_section(const Field& mapping, std::string_view prefix, ParsedConfig& out) {
@@ -28,6 +46,10 @@ void read_section(const Field& mapping, std::string_view prefix, ParsedConfig& o
     // A kustomize legacy plugin's configuration: kustomize itself turns these
     // into arguments (kustomize-plugin/, docs/kustomize.md).
     if (prefix.empty() && (e.key == "argsOneLiner" || e.key == "argsFromFile")) continue;
+    if (prefix.empty() && e.key == "lock" && out.function_config) {
+      read_function_lock(e.value, out);
+      continue;
+    }
     // Dotted paths are keys of a ConfigMap's data only.
     bool dotted = e.key.find('.') != std::string::npos;
     if (const KeySpec* spec = dotted ? nullptr : find_key(e.value.path())) {
@@ -58,6 +80,10 @@ void read_flat(const Field& data, ParsedConfig& out) {
     data.fail("expected a mapping, got " + data.describe());
   for (const Field::Entry& e : data.renamed("").entries()) {  // keys name themselves
     Field value = e.value.as_flat();
+    if (e.key == "lock" && out.function_config) {
+      read_function_lock(value, out);
+      continue;
+    }
     if (const KeySpec* spec = find_key(e.key)) {
       if (!value.is_null()) spec->set(value, out);
     } else if (is_section(e.key)) {

@@ -68,6 +68,7 @@ struct LoadedConfig {
   std::filesystem::path lock_file;
   bool lock_explicit = false;       // from --lock or ARCHFIT_LOCK: it must exist to be read
   std::string lock_source;          // "--lock", "ARCHFIT_LOCK", "beside the configuration file"...
+  std::string lock_content;         // the lock itself, from a functionConfig ("" otherwise)
   std::filesystem::path cache_dir;  // "" when no directory could be determined (no HOME)
   bool offline = false;
 };

@@ -4,6 +4,7 @@
 // all walk this one table.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +37,10 @@ struct ParsedConfig {
   // Applied after the whole document is read, so that their order does not matter.
   std::vector<manifest::KindRule> extra_kinds;
   std::vector<std::string> excluded_kinds;
+  // A KRM functionConfig may also give the lock file: a path, or its content.
+  bool function_config = false;  // set before reading: accept `lock`
+  std::optional<std::string> lock_path;
+  std::optional<std::string> lock_content;  // JSON
 };
 
 using Setter = void (*)(const Field& value, ParsedConfig& out);

@@ -1,6 +1,7 @@
 // `archfit krm` as kustomize's and kpt's exec runtimes run it: a ResourceList
 // on stdin, the items fixed in place, a result per finding, the annotations
 // and order of items kept, the functionConfig read as a configuration.
+#include <filesystem>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -102,6 +103,38 @@ TEST(Krm, FunctionConfigTypedOrConfigMapIsTheConfiguration) {
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_TRUE(bad.out.empty());
   EXPECT_TRUE(contains(bad.err, "\"sideways\"")) << bad.err;
+}
+
+// The functionConfig may carry the lock: a path, its JSON, or (typed) a
+// mapping. Without it (and no archfit.lock here) the images are unresolved.
+TEST(Krm, FunctionConfigGivesTheLockAsAPathOrItsContent) {
+  Project p;
+  std::filesystem::remove(p / "archfit.lock");
+  p.write("locks/team.lock", testing::kProjectLock);
+  std::string lock_json = testing::kProjectLock;
+  std::string one_line;
+  for (char c : lock_json)
+    if (c != '\n') one_line += c;
+  std::string typed = "functionConfig:\n  apiVersion: archfit.io/v1alpha1\n  kind: ArchFit\n";
+  for (const std::string& config :
+       {typed + "  lock: locks/team.lock\n", typed + "  lock: '" + one_line + "'\n",
+        typed + "  lock:\n    version: 1\n    images:\n      docker.io/library/amd64only:1:\n"
+                "        platforms: [linux/amd64]\n      docker.io/library/both:1:\n"
+                "        platforms: [linux/amd64, linux/arm64]\n",
+        std::string("functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: a}\n"
+                    "  data:\n    lock: locks/team.lock\n")}) {
+    ProcessResult r = p.run({"krm", "--mode", "lint"}, resource_list(config));
+    EXPECT_EQ(r.exit_code, 1) << config << r.err;
+    EXPECT_TRUE(contains(r.out, "missing-arch-affinity")) << config << r.out;
+    EXPECT_FALSE(contains(r.out, "unresolved-image")) << config << r.out;
+  }
+  ProcessResult none = p.run({"krm", "--mode", "lint"}, resource_list(typed));
+  EXPECT_TRUE(contains(none.out, "unresolved-image")) << none.out;
+  // In a configuration file `lock` is no key.
+  p.write(".archfit.yaml", "lock: locks/team.lock\n");
+  ProcessResult file = p.run({"lint", "-"}, testing::needs_fix("a"));
+  EXPECT_EQ(file.exit_code, 2);
+  EXPECT_TRUE(contains(file.err, "unknown key")) << file.err;
 }
 
 TEST(Krm, ResultsAreAddedToThoseOfEarlierFunctionsAndJsonStaysJson) {
