@@ -20,6 +20,7 @@
 #include <archfit/run/resource_list.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
 
 #include "cli/commands.hpp"
@@ -75,8 +76,44 @@ std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
   return out;
 }
 
+// Each finding's item's path and index annotations.
+class ItemFiles {
+ public:
+  ItemFiles(const yaml::NodeRef* root, const run::ResourceListItems* split) : split_(split) {
+    if (root != nullptr) by_key_ = item_files(root->get("items"));
+  }
+  ItemFile of(const placement::Finding& f) {
+    if (split_ == nullptr) {
+      auto it = by_key_.find(ItemKey{f.resource.api_version, f.resource.kind, f.resource.name,
+                                     f.resource.namespace_name});
+      return it != by_key_.end() ? it->second : ItemFile{};
+    }
+    auto [it, added] = by_document_.try_emplace(f.document);
+    if (added) {
+      // The item's own document: a finding's document is its item.
+      yaml::StreamSplitter splitter(split_->stream());
+      std::uint32_t i = 0;
+      while (std::optional<yaml::DocumentText> d = splitter.next()) {
+        if (i++ != f.document) continue;
+        yaml::Tree tree = yaml::parse_document(d->text);
+        it->second = ItemFile{annotation(tree.root(), "config.kubernetes.io/path",
+                                         "internal.config.kubernetes.io/path"),
+                              annotation(tree.root(), "config.kubernetes.io/index",
+                                         "internal.config.kubernetes.io/index")};
+        break;
+      }
+    }
+    return it->second;
+  }
+
+ private:
+  const run::ResourceListItems* split_;
+  std::map<ItemKey, ItemFile> by_key_;
+  std::map<std::uint32_t, ItemFile> by_document_;
+};
+
 // One result of the KRM functions spec, as a one-line JSON object.
-std::string result_json(const placement::Finding& f, const std::map<ItemKey, ItemFile>& files) {
+std::string result_json(const placement::Finding& f, const ItemFile& file) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto str = [&w](std::string_view s) {
@@ -121,16 +158,14 @@ std::string result_json(const placement::Finding& f, const std::map<ItemKey, Ite
     }
     w.EndObject();
   }
-  auto it = files.find(
-      ItemKey{f.resource.api_version, f.resource.kind, f.resource.name, f.resource.namespace_name});
-  if (it != files.end() && !it->second.path.empty()) {
+  if (!file.path.empty()) {
     w.Key("file");
     w.StartObject();
     w.Key("path");
-    str(it->second.path);
-    if (!it->second.index.empty()) {
+    str(file.path);
+    if (!file.index.empty()) {
       w.Key("index");
-      w.Int(std::atoi(it->second.index.c_str()));
+      w.Int(std::atoi(file.index.c_str()));
     }
     w.EndObject();
   }
@@ -182,42 +217,68 @@ std::string with_results(std::string text, const std::vector<std::string>& resul
 
 int run_krm(const KrmOptions& o) {
   std::string input = read_stdin();
-  yaml::Tree tree = yaml::parse_document(input);
+  // The items as documents of their own, analysed as a stream's are: found by
+  // a line scan when the list is shaped for it (the rest then read from a
+  // skeleton at the same lines), else from the parsed list; the whole list as
+  // one document when they cannot be cut out exactly.
+  std::optional<run::ResourceListItems> split = run::ResourceListItems::scan(input);
+  yaml::Tree tree = yaml::parse_document(split ? std::string_view(split->skeleton()) : input);
   yaml::NodeRef root = tree.root().resolved();
   if (!root.is_mapping() || scalar_at(root, {"kind"}) != "ResourceList") {
     fail(ErrorKind::Input,
          "<stdin>: expected a ResourceList (apiVersion: config.kubernetes.io/v1, kind: "
          "ResourceList) as KRM functions get; for a plain stream use archfit fix -");
   }
+  if (!split) split = run::ResourceListItems::split(input, root.get("items"));
   yaml::NodeRef function_config = root.get("functionConfig").resolved();
   SetupOptions options{.read_inputs = false, .config_per_file = false};
   if (function_config && !function_config.is_null()) options.function_config = function_config;
   RunSetup setup = prepare_run({}, o.common, options);
-  std::map<ItemKey, ItemFile> files = item_files(root.get("items"));
-  // The items as documents of their own, analysed as a stream's are; the
-  // whole ResourceList as one document when they cannot be cut out exactly.
-  std::optional<run::ResourceListItems> split =
-      run::ResourceListItems::split(input, root.get("items"));
+  // Where each item came from (its path and index annotations), read when a
+  // result needs it: from the item's own document, or from the whole list.
+  ItemFiles files(split ? nullptr : &root, split ? &*split : nullptr);
 
   std::vector<std::string> results;
   report::Counts counts;
   run::RunSink sink;
   sink.finding = [&](const placement::Finding& f) {
     counts.add(f.severity);
-    results.push_back(result_json(f, files));
+    results.push_back(result_json(f, files.of(f)));
   };
   bool lint = o.mode == "lint";
-  run::RunResult run = run::run_pipeline(
-      {run::Input::in_memory("<stdin>", split ? split->stream() : input)}, setup.settings(),
-      lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
+  auto analyse = [&] {
+    return run::run_pipeline({run::Input::in_memory("<stdin>", split ? split->stream() : input)},
+                             setup.settings(), lint ? run::Task::Lint : run::Task::Fix, sink,
+                             setup.run_options);
+  };
+  yaml::Tree whole;  // the list parsed as one document, when the items did not read alone
+  yaml::NodeRef whole_root;
+  run::RunResult run;
+  try {
+    run = analyse();
+  } catch (const Error& e) {
+    if (!split || e.kind() != ErrorKind::Input) throw;
+    // An item that does not read alone (an alias to another item's anchor):
+    // the list as one document, which also places an error at its line.
+    split.reset();
+    whole = yaml::parse_document(input);
+    whole_root = whole.root().resolved();
+    files = ItemFiles(&whole_root, nullptr);
+    results.clear();
+    counts = report::Counts();
+    run = analyse();
+  }
   const run::FileResult& file = run.files.at(0);
   std::string output = lint || !file.changed() ? input
                        : split                 ? split->join(input, file.edits)
                                                : file.output();
   bool simple = root.style() == yaml::Style::Block && !root.get("results");
   write_stdout({with_results(std::move(output), results, simple)});
-  std::size_t items = 0;
-  if (yaml::NodeRef list = root.get("items").resolved(); list.is_sequence()) items = list.size();
+  std::size_t items = split ? split->size() : 0;
+  if (yaml::NodeRef list = (whole_root ? whole_root : root).get("items").resolved();
+      !split && list.is_sequence()) {
+    items = list.size();
+  }
   std::cerr << "archfit krm: " << items << " item" << (items == 1 ? "" : "s") << ", "
             << run.workloads << " workload" << (run.workloads == 1 ? "" : "s")
             << (lint ? " checked" : "") << (!lint && file.changed() ? ", fixed" : "") << "; "

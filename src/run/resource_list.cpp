@@ -47,29 +47,121 @@ std::optional<ResourceListItems> ResourceListItems::split(std::string_view text,
     if (item.is_alias() || item.style() != yaml::Style::Block || !item.is_mapping()) {
       return std::nullopt;
     }
-    Item it;
-    it.begin = item.span().begin;
-    it.end = item.span().end;
-    if (it.end > 0 && text[it.end - 1] != '\n') {
-      std::size_t nl = text.find('\n', it.end);
-      it.end = nl == std::string_view::npos ? text.size() : nl + 1;
+    std::size_t begin = item.span().begin;
+    std::size_t end = item.span().end;
+    if (end > 0 && text[end - 1] != '\n') {
+      std::size_t nl = text.find('\n', end);
+      end = nl == std::string_view::npos ? text.size() : nl + 1;
     }
     // What stands before the item on its line: spaces and the sequence's "- ".
+    std::size_t line_start = begin;
+    while (line_start > 0 && text[line_start - 1] != '\n')
+      --line_start;
+    std::string_view before = text.substr(line_start, begin - line_start);
+    if (before.find_first_not_of(" -") != std::string_view::npos) return std::nullopt;
+    if (!out.add(text, begin, end, before.size())) return std::nullopt;
+  }
+  return out;
+}
+
+bool ResourceListItems::add(std::string_view text, std::size_t begin, std::size_t end,
+                            std::size_t indent) {
+  Item it;
+  it.begin = begin;
+  it.end = end;
+  it.indent = indent;
+  it.stream_begin = stream_.size();  // a document starts at its marker
+  stream_ += "---\n";
+  if (!shift(text.substr(begin, end - begin), indent, true, stream_)) return false;
+  if (stream_.back() != '\n') stream_ += '\n';
+  it.stream_end = stream_.size();
+  items_.push_back(it);
+  return true;
+}
+
+std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) {
+  struct Line {
+    std::size_t begin, end;  // end: after its '\n'
+    std::size_t indent;      // spaces before its first other character
+    bool blank;              // nothing but spaces, or a comment
+  };
+  auto line_at = [&text](std::size_t at) {
+    Line l{at, 0, 0, false};
+    std::size_t nl = text.find('\n', at);
+    l.end = nl == std::string_view::npos ? text.size() : nl + 1;
+    while (at + l.indent < l.end && text[at + l.indent] == ' ')
+      ++l.indent;
+    char c = at + l.indent < l.end ? text[at + l.indent] : '\n';
+    l.blank = c == '\n' || c == '\r' || c == '#';
+    return l;
+  };
+  auto starts = [&text](const Line& l, std::string_view what) {
+    return text.substr(l.begin + l.indent, what.size()) == what;
+  };
+  ResourceListItems out;
+  out.stream_.reserve(text.size());
+  std::size_t at = 0;
+  bool seen_items = false;
+  while (at < text.size()) {
+    Line l = line_at(at);
+    at = l.end;
+    if (l.blank || l.indent > 0) continue;  // what belongs to a key at the top
+    // Another document, directives, tabs, flow, a sequence at the top: not for the scan.
+    if (starts(l, "---") || starts(l, "...") || starts(l, "%") || starts(l, "-") ||
+        starts(l, "{") || starts(l, "[") || text[l.begin] == '\t') {
+      return std::nullopt;
+    }
+    if (!starts(l, "items:")) continue;
+    std::string_view rest = text.substr(l.begin + 6, l.end - l.begin - 6);
+    std::size_t first = rest.find_first_not_of(" \r\n");
+    if (first != std::string_view::npos && rest[first] != '#')
+      return std::nullopt;  // flow, or a scalar
+    if (seen_items) return std::nullopt;
+    seen_items = true;
+    // The sequence: items start at one column with "- ".
+    std::size_t column = std::string_view::npos;
+    std::size_t item_begin = 0, last_end = 0;
+    auto finish = [&]() {
+      return column == std::string_view::npos || out.add(text, item_begin, last_end, column + 2);
+    };
+    while (at < text.size()) {
+      Line m = line_at(at);
+      if (m.blank) {
+        at = m.end;
+        continue;
+      }
+      if (column == std::string_view::npos) {
+        if (!starts(m, "- ")) return std::nullopt;
+        column = m.indent;
+      }
+      if (m.indent < column || (m.indent == column && !starts(m, "- "))) break;  // the end
+      if (m.indent == column) {
+        if (item_begin != 0 && !finish()) return std::nullopt;
+        item_begin = m.begin + m.indent + 2;
+        std::size_t content = text.find_first_not_of(' ', item_begin);
+        if (content == std::string_view::npos || text[content] == '\n' || text[content] == '#' ||
+            text[content] == '-' || content != item_begin) {
+          return std::nullopt;  // "-" alone, a comment, a nested sequence: leave it to split()
+        }
+      }
+      last_end = m.end;
+      at = m.end;
+    }
+    if (item_begin != 0 && !finish()) return std::nullopt;
+  }
+  // The rest of the list, at the same lines: every item's line made empty.
+  out.skeleton_.reserve(text.size() / 16);
+  std::size_t from = 0;
+  for (const Item& it : out.items_) {
     std::size_t line_start = it.begin;
     while (line_start > 0 && text[line_start - 1] != '\n')
       --line_start;
-    std::string_view before = text.substr(line_start, it.begin - line_start);
-    if (before.find_first_not_of(" -") != std::string_view::npos) return std::nullopt;
-    it.indent = before.size();
-    it.stream_begin = out.stream_.size();  // a document starts at its marker
-    out.stream_ += "---\n";
-    if (!shift(text.substr(it.begin, it.end - it.begin), it.indent, true, out.stream_)) {
-      return std::nullopt;
-    }
-    if (out.stream_.back() != '\n') out.stream_ += '\n';
-    it.stream_end = out.stream_.size();
-    out.items_.push_back(it);
+    out.skeleton_.append(text.substr(from, line_start - from));
+    for (std::size_t i = line_start; i < it.end; ++i)
+      if (text[i] == '\n') out.skeleton_ += '\n';
+    from = it.end;
   }
+  out.skeleton_.append(text.substr(from));
   return out;
 }
 

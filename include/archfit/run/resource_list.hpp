@@ -25,6 +25,16 @@ class ResourceListItems {
   // line indented less than its item.
   static std::optional<ResourceListItems> split(std::string_view text, yaml::NodeRef items);
 
+  // The same without parsing the whole list first: a line scan of a block
+  // `items:` sequence at the top of a block mapping (YAML's indentation rules
+  // make the scan exact: a line at the sequence's column is an item's start
+  // or the sequence's end). Also gives skeleton(): the text with the items'
+  // lines blanked, to read the rest (kind, functionConfig, results) from at
+  // the same lines. Nothing when the text is not shaped so; each item is
+  // parsed when the run analyses it, and split() remains for the rest.
+  static std::optional<ResourceListItems> scan(std::string_view text);
+  const std::string& skeleton() const { return skeleton_; }
+
   // The items, each a document after a "---" line; document i is item i.
   const std::string& stream() const { return stream_; }
   std::size_t size() const { return items_.size(); }
@@ -41,8 +51,11 @@ class ResourceListItems {
     std::size_t stream_begin = 0;  // the same item in stream()
     std::size_t stream_end = 0;
   };
+  bool add(std::string_view text, std::size_t begin, std::size_t end, std::size_t indent);
+
   std::vector<Item> items_;
   std::string stream_;
+  std::string skeleton_;
 };
 
 }  // namespace archfit::run

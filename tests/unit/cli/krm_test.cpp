@@ -157,6 +157,27 @@ TEST(Krm, ResultsAreAddedToThoseOfEarlierFunctionsAndJsonStaysJson) {
   EXPECT_TRUE(doc.HasMember("items"));
 }
 
+// Items that do not read alone (an alias to another item's anchor) are
+// analysed as the one document they are; errors name their line in the list.
+TEST(Krm, ItemsThatDoNotReadAloneAndErrorsAreTakenAsTheWholeList) {
+  Project p;
+  std::string aliased =
+      "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n- apiVersion: v1\n"
+      "  kind: ConfigMap\n  metadata: &m {name: a}\n- apiVersion: apps/v1\n  kind: Deployment\n"
+      "  metadata: *m\n  spec:\n    template:\n      spec:\n        containers:\n"
+      "        - {name: app, image: amd64only:1}\n";
+  ProcessResult r = p.run({"krm"}, aliased);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(contains(r.out, "kubernetes.io/arch")) << r.out;
+  EXPECT_TRUE(contains(r.err, "archfit krm: 2 items")) << r.err;
+  ProcessResult bad = p.run({"krm"},
+                            "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\n"
+                            "items:\n- apiVersion: v1\n  kind: ConfigMap\n  data: {a: [1}\n");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_TRUE(bad.out.empty());
+  EXPECT_TRUE(contains(bad.err, ":6:15: cannot parse YAML")) << bad.err;
+}
+
 TEST(Krm, AStreamThatIsNotAResourceListIsRefused) {
   Project p;
   ProcessResult r = p.run({"krm"}, testing::needs_fix("web"));

@@ -1,5 +1,6 @@
 // The items of a ResourceList cut out as documents and put back: bytes the
 // edits do not touch stay as they were, indentation included.
+#include <algorithm>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -30,6 +31,10 @@ const std::string kList =
     "    name: b\n"
     "  # the last line\n"
     "functionConfig: {}\n";
+
+bool contains_item(const std::string& text) {
+  return text.find("kind: Secret") != std::string::npos;
+}
 
 std::optional<ResourceListItems> split(const std::string& text, yaml::Tree& tree) {
   tree = yaml::parse_document(text);
@@ -80,6 +85,34 @@ TEST(ResourceListItems, ItemsThatCannotBeCutOutExactlyAreNot) {
   std::optional<ResourceListItems> none = split("kind: ResourceList\n", tree);
   ASSERT_TRUE(none);
   EXPECT_EQ(none->size(), 0u);
+}
+
+TEST(ResourceListItems, TheLineScanCutsAsTheParsedListDoes) {
+  const std::string list =
+      "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+      "- apiVersion: v1\n  kind: ConfigMap   # a comment\n  metadata: {name: a}\n"
+      "  data:\n    script: |\n      - not an item\n\n      two\n"
+      "# between items\n"
+      "- apiVersion: v1\n  kind: Secret\n  metadata:\n    name: b\n"
+      "functionConfig:\n  kind: ConfigMap\n";
+  yaml::Tree tree;
+  std::optional<ResourceListItems> parsed = split(list, tree);
+  std::optional<ResourceListItems> scanned = ResourceListItems::scan(list);
+  ASSERT_TRUE(parsed);
+  ASSERT_TRUE(scanned);
+  EXPECT_EQ(scanned->stream(), parsed->stream());
+  // The skeleton keeps every line where it was, the items' lines empty.
+  const std::string& skeleton = scanned->skeleton();
+  EXPECT_EQ(std::count(skeleton.begin(), skeleton.end(), '\n'),
+            std::count(list.begin(), list.end(), '\n'));
+  yaml::Tree rest = yaml::parse_document(skeleton);
+  EXPECT_EQ(rest.root().get("functionConfig").line(), tree.root().get("functionConfig").line());
+  EXPECT_EQ(rest.root().get("functionConfig").line(), 18u);
+  EXPECT_FALSE(contains_item(skeleton));
+  // Shapes the scan leaves to the parsed list.
+  EXPECT_FALSE(ResourceListItems::scan(kList));  // "-" alone on its line
+  EXPECT_FALSE(ResourceListItems::scan("kind: ResourceList\nitems: [{kind: A}]\n"));
+  EXPECT_FALSE(ResourceListItems::scan("---\nkind: ResourceList\nitems:\n- kind: A\n"));
 }
 
 }  // namespace
