@@ -15,6 +15,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/splices.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
 #include <archfit/run/resource_list.hpp>
@@ -82,6 +83,8 @@ class ItemFiles {
   ItemFiles(const yaml::NodeRef* root, const run::ResourceListItems* split) : split_(split) {
     if (root != nullptr) by_key_ = item_files(root->get("items"));
   }
+  // The items' stream as the run read it.
+  void set_stream(std::string_view stream) { stream_ = stream; }
   ItemFile of(const placement::Finding& f) {
     if (split_ == nullptr) {
       auto it = by_key_.find(ItemKey{f.resource.api_version, f.resource.kind, f.resource.name,
@@ -89,25 +92,20 @@ class ItemFiles {
       return it != by_key_.end() ? it->second : ItemFile{};
     }
     auto [it, added] = by_document_.try_emplace(f.document);
-    if (added) {
+    if (added && f.document < split_->size()) {
       // The item's own document: a finding's document is its item.
-      yaml::StreamSplitter splitter(split_->stream());
-      std::uint32_t i = 0;
-      while (std::optional<yaml::DocumentText> d = splitter.next()) {
-        if (i++ != f.document) continue;
-        yaml::Tree tree = yaml::parse_document(d->text);
-        it->second = ItemFile{annotation(tree.root(), "config.kubernetes.io/path",
-                                         "internal.config.kubernetes.io/path"),
-                              annotation(tree.root(), "config.kubernetes.io/index",
-                                         "internal.config.kubernetes.io/index")};
-        break;
-      }
+      yaml::Tree tree = yaml::parse_document(split_->document(stream_, f.document));
+      it->second = ItemFile{annotation(tree.root(), "config.kubernetes.io/path",
+                                       "internal.config.kubernetes.io/path"),
+                            annotation(tree.root(), "config.kubernetes.io/index",
+                                       "internal.config.kubernetes.io/index")};
     }
     return it->second;
   }
 
  private:
   const run::ResourceListItems* split_;
+  std::string_view stream_;
   std::map<ItemKey, ItemFile> by_key_;
   std::map<std::uint32_t, ItemFile> by_document_;
 };
@@ -241,15 +239,18 @@ int run_krm(const KrmOptions& o) {
   std::vector<std::string> results;
   report::Counts counts;
   run::RunSink sink;
+  // Findings become results once the run is over and its stream can be read.
+  std::vector<placement::Finding> findings;
   sink.finding = [&](const placement::Finding& f) {
     counts.add(f.severity);
-    results.push_back(result_json(f, files.of(f)));
+    findings.push_back(f);
   };
   bool lint = o.mode == "lint";
   auto analyse = [&] {
-    return run::run_pipeline({run::Input::in_memory("<stdin>", split ? split->stream() : input)},
-                             setup.settings(), lint ? run::Task::Lint : run::Task::Fix, sink,
-                             setup.run_options);
+    // The items' stream is the run's to hold (no copy); join() reads it there.
+    return run::run_pipeline(
+        {run::Input::in_memory("<stdin>", split ? split->take_stream() : input)}, setup.settings(),
+        lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
   };
   yaml::Tree whole;  // the list parsed as one document, when the items did not read alone
   yaml::NodeRef whole_root;
@@ -264,16 +265,25 @@ int run_krm(const KrmOptions& o) {
     whole = yaml::parse_document(input);
     whole_root = whole.root().resolved();
     files = ItemFiles(&whole_root, nullptr);
-    results.clear();
+    findings.clear();
     counts = report::Counts();
     run = analyse();
   }
   const run::FileResult& file = run.files.at(0);
-  std::string output = lint || !file.changed() ? input
-                       : split                 ? split->join(input, file.edits)
-                                               : file.output();
+  files.set_stream(file.original);
+  for (const placement::Finding& f : findings)
+    results.push_back(result_json(f, files.of(f)));
   bool simple = root.style() == yaml::Style::Block && !root.get("results");
-  write_stdout({with_results(std::move(output), results, simple)});
+  if (split && !lint && results.empty()) {
+    // The common case of a fix: the list's pieces and the edited items, never copied whole.
+    Splices back = split->join(input, file.original, file.edits);
+    write_stdout(back.parts(input));
+  } else {
+    std::string output = lint || !file.changed() ? input
+                         : split ? split->join(input, file.original, file.edits).apply(input)
+                                 : file.output();
+    write_stdout({with_results(std::move(output), results, simple)});
+  }
   std::size_t items = split ? split->size() : 0;
   if (yaml::NodeRef list = (whole_root ? whole_root : root).get("items").resolved();
       !split && list.is_sequence()) {

@@ -165,7 +165,8 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
   return out;
 }
 
-std::string ResourceListItems::join(std::string_view text, const Splices& edits) const {
+Splices ResourceListItems::join(std::string_view text, std::string_view stream,
+                                const Splices& edits) const {
   Splices back;
   for (const Splices::Replacement& r : edits.replacements()) {
     auto it =
@@ -175,8 +176,8 @@ std::string ResourceListItems::join(std::string_view text, const Splices& edits)
       fail(ErrorKind::Internal, "an edit of the ResourceList's items spans more than one item");
     }
     const Item& item = *std::prev(it);
-    std::string doc = stream_.substr(item.stream_begin, r.begin - item.stream_begin) + r.text +
-                      stream_.substr(r.end, item.stream_end - r.end);
+    std::string doc = std::string(stream.substr(item.stream_begin, r.begin - item.stream_begin)) +
+                      r.text + std::string(stream.substr(r.end, item.stream_end - r.end));
     if (!doc.starts_with("---\n")) {
       fail(ErrorKind::Internal, "an edit of a ResourceList item took its document marker");
     }
@@ -190,7 +191,7 @@ std::string ResourceListItems::join(std::string_view text, const Splices& edits)
     }
     back.replace(item.begin, item.end - item.begin, std::move(indented));
   }
-  return back.apply(text);
+  return back;
 }
 
 }  // namespace archfit::run

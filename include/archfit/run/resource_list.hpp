@@ -39,9 +39,22 @@ class ResourceListItems {
   const std::string& stream() const { return stream_; }
   std::size_t size() const { return items_.size(); }
 
-  // `text` with each item the stream's `edits` changed replaced, indented as
-  // it was.
-  std::string join(std::string_view text, const Splices& edits) const;
+  // Item i's document in `stream` (stream() as it was split).
+  std::string_view document(std::string_view stream, std::size_t i) const {
+    const Item& it = items_.at(i);
+    return stream.substr(it.stream_begin, it.stream_end - it.stream_begin);
+  }
+
+  // The stream, moved out (the run may hold it; join() then takes it back as
+  // `stream`).
+  std::string take_stream() { return std::move(stream_); }
+
+  // The replacements of `text` that put each item the stream's `edits`
+  // changed back, indented as it was. `stream` is stream() as it was split.
+  Splices join(std::string_view text, std::string_view stream, const Splices& edits) const;
+  std::string join(std::string_view text, const Splices& edits) const {
+    return join(text, stream_, edits).apply(text);
+  }
 
  private:
   struct Item {
