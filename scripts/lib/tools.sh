@@ -48,18 +48,25 @@ ensure_helm3() {
   export HELM3
 }
 
+# npm_install DIR PACKAGE...: installs npm packages into DIR/node_modules (a
+# private package of its own, so that nothing reaches the checkout).
+npm_install() {
+  local dir=$1
+  shift
+  ensure_npm
+  log "installing $* into $dir"
+  mkdir -p "$dir"
+  [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
+  (cd "$dir" && npm install --silent --no-audit --no-fund "$@" >/dev/null) || die "npm install $* failed"
+}
+
 # kubernetes-models 5 and js-yaml (tests/schema) -> $SCHEMA_TOOLS, a directory
 # with node_modules holding them.
 ensure_schema_tools() {
   SCHEMA_TOOLS=$TOOLS_DIR/schema
   export SCHEMA_TOOLS
   [ -d "$SCHEMA_TOOLS/node_modules/kubernetes-models" ] && [ -d "$SCHEMA_TOOLS/node_modules/js-yaml" ] && return 0
-  ensure_npm
-  log "installing kubernetes-models and js-yaml into $SCHEMA_TOOLS"
-  mkdir -p "$SCHEMA_TOOLS"
-  [ -f "$SCHEMA_TOOLS/package.json" ] || echo '{"private": true}' >"$SCHEMA_TOOLS/package.json"
-  (cd "$SCHEMA_TOOLS" && npm install --silent --no-audit --no-fund kubernetes-models@5 js-yaml@4 >/dev/null) ||
-    die "npm install kubernetes-models js-yaml failed"
+  npm_install "$SCHEMA_TOOLS" kubernetes-models@5 js-yaml@4
 }
 
 # Microsoft's SARIF Multitool 5.7 (tests/reports) -> $SARIF_MULTITOOL, the
@@ -68,14 +75,7 @@ ensure_sarif_multitool() {
   local dir=$TOOLS_DIR/sarif
   SARIF_MULTITOOL=$dir/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool
   export SARIF_MULTITOOL
-  if [ ! -f "$SARIF_MULTITOOL" ]; then
-    ensure_npm
-    log "installing @microsoft/sarif-multitool into $dir"
-    mkdir -p "$dir"
-    [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
-    (cd "$dir" && npm install --silent --no-audit --no-fund @microsoft/sarif-multitool@5.7.0 >/dev/null) ||
-      die "npm install @microsoft/sarif-multitool failed"
-  fi
+  [ -f "$SARIF_MULTITOOL" ] || npm_install "$dir" @microsoft/sarif-multitool@5.7.0
   [ -f "$SARIF_MULTITOOL" ] || die "the SARIF Multitool is not at $SARIF_MULTITOOL after npm install"
   chmod u+x "$SARIF_MULTITOOL"
 }
@@ -86,13 +86,6 @@ ensure_action_validator() {
   local dir=$TOOLS_DIR/action-validator
   ACTION_VALIDATOR=$dir/node_modules/.bin/action-validator
   export ACTION_VALIDATOR
-  if [ ! -x "$ACTION_VALIDATOR" ]; then
-    ensure_npm
-    log "installing @action-validator/cli into $dir"
-    mkdir -p "$dir"
-    [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
-    (cd "$dir" && npm install --silent --no-audit --no-fund @action-validator/cli@0.6.0 >/dev/null) ||
-      die "npm install @action-validator/cli failed"
-  fi
+  [ -x "$ACTION_VALIDATOR" ] || npm_install "$dir" @action-validator/cli@0.6.0
   [ -x "$ACTION_VALIDATOR" ] || die "action-validator is not at $ACTION_VALIDATOR after npm install"
 }

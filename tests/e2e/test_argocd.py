@@ -15,6 +15,8 @@ import unittest
 
 import yaml
 
+from support import bin_dir, write
+
 ROOT = os.environ["ARCHFIT_SOURCE"]
 CMP = os.path.join(ROOT, "argocd-cmp")
 AMD64 = "docker.elastic.co/elasticsearch/elasticsearch:6.8.23"
@@ -24,21 +26,12 @@ DEPLOYMENT = (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\ns
               f"        image: {AMD64}\n")
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
 class ArgoCdTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="argocd-")
         self.addCleanup(shutil.rmtree, self.dir, True)
-        bindir = os.path.join(self.dir, "bin")
-        os.makedirs(bindir)
-        os.symlink(os.environ["ARCHFIT_BINARY"], os.path.join(bindir, "archfit"))
-        os.symlink(os.environ["HELM4"], os.path.join(bindir, "helm"))
-        os.symlink(os.path.join(CMP, "generate"), os.path.join(bindir, "archfit-generate"))
+        bindir = bin_dir(os.path.join(self.dir, "bin"), archfit=os.environ["ARCHFIT_BINARY"],
+                         helm=os.environ["HELM4"], archfit_generate=os.path.join(CMP, "generate"))
         # kubectl's embedded kustomize as `kustomize build DIR`.
         write(os.path.join(bindir, "kustomize"),
               f'#!/bin/sh\n[ "$1" = build ] || exit 2\nshift\nexec {os.environ["KUBECTL"]} kustomize "$@"\n')

@@ -15,6 +15,8 @@ import unittest
 
 import yaml
 
+from support import bin_dir, write
+
 ROOT = os.environ["ARCHFIT_SOURCE"]
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
 HELM3 = os.environ["HELM3"]
@@ -27,12 +29,6 @@ POD = """      containers:
       - name: app
         image: {{{{ .Values.{key} }}}}
 """
-
-
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
 
 
 def chart(root):
@@ -83,9 +79,7 @@ class HelmTest(unittest.TestCase):
         self.chart = chart(self.dir)
         self.home = os.path.join(self.dir, "home")
         os.makedirs(self.home)
-        bindir = os.path.join(self.dir, "bin")
-        os.makedirs(bindir)
-        os.symlink(ARCHFIT, os.path.join(bindir, "archfit"))
+        bindir = bin_dir(os.path.join(self.dir, "bin"), archfit=ARCHFIT)
         self.env = dict(os.environ, HOME=self.home, PATH=bindir + os.pathsep + os.environ["PATH"],
                         XDG_CONFIG_HOME=os.path.join(self.home, ".config"),
                         XDG_DATA_HOME=os.path.join(self.home, ".local", "share"),

@@ -13,6 +13,8 @@ import unittest
 
 import yaml
 
+from support import bin_dir, write
+
 ROOT = os.environ["ARCHFIT_SOURCE"]
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
 KUBECTL = os.environ["KUBECTL"]
@@ -70,12 +72,6 @@ argsOneLiner: --offline
 """
 
 
-def write(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(text)
-
-
 class KustomizeTest(unittest.TestCase):
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="kustomize-")
@@ -94,9 +90,7 @@ class KustomizeTest(unittest.TestCase):
               "resources: [../base]\nnamePrefix: prod-\ntransformers: [archfit.yaml]\n")
         write(os.path.join(self.overlay, "archfit.yaml"), PLUGIN_CONFIG)
         shutil.copy(os.path.join(ROOT, "examples", "archfit.lock"), self.overlay)
-        bindir = os.path.join(self.dir, "bin")
-        os.makedirs(bindir)
-        os.symlink(ARCHFIT, os.path.join(bindir, "archfit"))
+        bindir = bin_dir(os.path.join(self.dir, "bin"), archfit=ARCHFIT)
         self.env = dict(os.environ, PATH=bindir + os.pathsep + os.environ["PATH"],
                         KUSTOMIZE_PLUGIN_HOME=os.path.join(ROOT, "kustomize-plugin"),
                         HOME=self.dir, ARCHFIT_CACHE_DIR=os.path.join(self.dir, "cache"))
@@ -113,9 +107,11 @@ class KustomizeTest(unittest.TestCase):
     def test_the_plugin_executable_keeps_its_exec_bit(self):
         path = os.path.join(ROOT, "kustomize-plugin", "archfit.io", "v1alpha1", "archfit", "ArchFit")
         self.assertTrue(os.access(path, os.X_OK))
+        # And git records it, so that a clone keeps it.
         mode = subprocess.run(["git", "ls-files", "-s", path], cwd=ROOT, capture_output=True,
                               text=True).stdout.split()
-        self.assertEqual(mode[0] if mode else "100755", "100755")
+        self.assertTrue(mode, "the plugin is not in git")
+        self.assertEqual(mode[0], "100755")
 
     def test_output_is_kustomize_without_the_plugin_fixed_by_archfit(self):
         got = self.kustomize(self.overlay).stdout
