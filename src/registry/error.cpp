@@ -8,7 +8,7 @@ namespace archfit::registry {
 std::vector<OciError> parse_oci_errors(std::string_view body) {
   std::vector<OciError> out;
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+  doc.Parse<rapidjson::kParseIterativeFlag>(body.data(), body.size());
   if (doc.HasParseError() || !doc.IsObject()) return out;
   auto errors = doc.FindMember("errors");
   if (errors == doc.MemberEnd() || !errors->value.IsArray()) return out;

@@ -30,7 +30,7 @@ std::string_view bare_type(std::string_view content_type) {
 rapidjson::Document parse_json(std::string_view body, const std::string& what,
                                const char* document) {
   rapidjson::Document doc;
-  doc.Parse(body.data(), body.size());
+  doc.Parse<rapidjson::kParseIterativeFlag>(body.data(), body.size());
   if (doc.HasParseError()) {
     bad(what, std::string("the registry sent an invalid ") + document + " (JSON error at byte " +
                   std::to_string(doc.GetErrorOffset()) + ": " +

@@ -60,7 +60,7 @@ std::string query(const TokenRequest& request, bool with_client_id) {
 TokenAnswer read_answer(const HttpResponse& r, const std::string& host, const std::string& image,
                         const std::optional<Credential>& credential) {
   rapidjson::Document doc;
-  doc.Parse(r.body.data(), r.body.size());
+  doc.Parse<rapidjson::kParseIterativeFlag>(r.body.data(), r.body.size());
   if (doc.HasParseError() || !doc.IsObject()) {
     refuse(r, host, image, credential, "the token server's answer is not a JSON object");
   }

@@ -247,6 +247,38 @@ TEST(HostileRegistry, WordsFromTheServerAreEscapedInMessages) {
   EXPECT_NE(message.find("1\\rFAKE: line"), std::string::npos) << message;
 }
 
+// JSON nested a million deep would overflow the stack of a recursive parser:
+// from a token server, in an error body and as a manifest, it is refused.
+TEST(HostileRegistry, DeeplyNestedJsonIsRefusedNotACrash) {
+  const std::string deep(1'000'000, '[');
+  {
+    Hostile h;
+    bearer(h, "https://auth.example/token", deep);
+    EXPECT_NE(h.refusal("registry.example/app:1").find("not a JSON object"), std::string::npos);
+  }
+  {
+    Hostile h;
+    h.registry.hook = [&](const HttpRequest& r, HttpResponse& out) {
+      if (r.url.ends_with("/v2/")) return false;
+      out.status = 403;
+      out.body = deep;
+      return true;
+    };
+    EXPECT_NE(h.refusal("registry.example/app:1").find("403"), std::string::npos);
+  }
+  {
+    Hostile h;
+    h.registry.tags["1"] = h.registry.add_manifest("application/vnd.oci.image.index.v1+json", deep);
+    std::string message;
+    try {
+      h.resolve("registry.example/app:1");
+    } catch (const Error& e) {
+      message = e.what();
+    }
+    EXPECT_NE(message.find("invalid"), std::string::npos) << message;
+  }
+}
+
 TEST(HostileRegistry, DescriptorDigestsMustBeDigests) {
   Hostile h;
   std::string amd = h.registry.add_image("linux", "amd64");
