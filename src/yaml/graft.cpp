@@ -1,5 +1,8 @@
 #include <algorithm>
+#include <array>
 #include <cstring>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include <archfit/base/error.hpp>
@@ -57,6 +60,54 @@ bool is_block_scalar(const Node& n) {
   return n.kind == Kind::Scalar && (n.style == Style::Literal || n.style == Style::Folded);
 }
 
+bool same_limits(const Limits& a, const Limits& b) {
+  return a.max_document_bytes == b.max_document_bytes && a.max_depth == b.max_depth &&
+         a.max_alias_expansion == b.max_alias_expansion &&
+         a.reject_duplicate_keys == b.reject_duplicate_keys;
+}
+
+// A piece's lines are archfit's own, and the same ones recur: every workload
+// whose images run on the same platforms gets the same affinity block and the
+// same annotations. A piece's tree depends on nothing but its text (its lines
+// are counted from 0 here and moved where it lands), so each thread keeps the
+// trees of the last few distinct pieces it parsed.
+class PieceTrees {
+ public:
+  // The tree of `lines` parsed alone from line 0 (it keeps its own copy of
+  // them); nullptr when they do not parse.
+  std::shared_ptr<const Tree> parsed(std::string_view lines, const Limits& limits) {
+    for (const Entry& e : entries_) {
+      if (e.piece && e.piece->text == lines && same_limits(e.limits, limits)) {
+        return std::shared_ptr<const Tree>(e.piece, &e.piece->tree);
+      }
+    }
+    auto piece = std::make_shared<Parsed>();
+    piece->text.assign(lines);
+    try {
+      piece->tree = parse_document(piece->text, 0, limits);
+    } catch (const Error&) {
+      return nullptr;
+    }
+    entries_[next_] = Entry{limits, piece};
+    next_ = (next_ + 1) % entries_.size();
+    return std::shared_ptr<const Tree>(piece, &piece->tree);
+  }
+
+ private:
+  struct Parsed {
+    std::string text;
+    Tree tree;
+  };
+  struct Entry {
+    Limits limits;
+    std::shared_ptr<const Parsed> piece;
+  };
+  std::array<Entry, 16> entries_;
+  std::size_t next_ = 0;
+};
+
+thread_local PieceTrees piece_trees;
+
 }  // namespace
 
 // Builds the grafted tree; see graft().
@@ -87,11 +138,11 @@ class Grafter {
  private:
   struct Piece {
     const Insertion* insertion = nullptr;
-    std::uint32_t pos = 0;         // where its lines start in the edited text
-    std::uint32_t first_line = 0;  // the 0-based file line of `pos`
-    std::uint32_t breaks = 0;      // line breaks in its lines
-    Tree tree;
-    NodeId first_id = 0;  // the id its node 1 gets (node 0, its root, is not kept)
+    std::uint32_t pos = 0;             // where its lines start in the edited text
+    std::uint32_t first_line = 0;      // the 0-based file line of `pos`
+    std::uint32_t breaks = 0;          // line breaks in its lines
+    std::shared_ptr<const Tree> tree;  // its lines parsed alone, from line 0
+    NodeId first_id = 0;               // the id its node 1 gets (node 0, its root, is not kept)
   };
 
   const Node& node(NodeId id) const { return base_.node(id); }
@@ -187,12 +238,9 @@ class Grafter {
   // cleanly.
   bool parse_piece(Piece& piece) const {
     const Insertion& in = *piece.insertion;
-    try {
-      piece.tree = parse_document(in.lines, piece.first_line, limits_);
-    } catch (const Error&) {
-      return false;
-    }
-    const Tree& t = piece.tree;
+    piece.tree = piece_trees.parsed(in.lines, limits_);
+    if (!piece.tree) return false;
+    const Tree& t = *piece.tree;
     const Node& m = node(in.collection);
     if (t.root_ != 0 || !t.props_.empty()) return false;
     const Node& root = t.node(0);
@@ -265,7 +313,7 @@ class Grafter {
   // Appends a piece's nodes (all but its root) with their new ids, offsets and
   // children.
   void add_piece(Tree& g, Piece& piece) const {
-    const Tree& t = piece.tree;
+    const Tree& t = *piece.tree;
     piece.first_id = static_cast<NodeId>(g.nodes_.size());
     auto id = [&piece](NodeId local) { return piece.first_id + local - 1; };
     auto children_base = static_cast<std::uint32_t>(g.children_.size());
@@ -278,6 +326,7 @@ class Grafter {
       n.span.begin += piece.pos;
       n.span.end += piece.pos;
       n.value_offset += n.value_in_text ? piece.pos : arena_base;
+      n.line += piece.first_line;
       if (n.kind == Kind::Mapping || n.kind == Kind::Sequence) n.first_child += children_base;
       g.nodes_.push_back(n);
     }
@@ -310,10 +359,10 @@ class Grafter {
     for (std::uint32_t j = 0; j <= count; ++j) {
       for (const Piece& piece : pieces_) {
         if (piece.insertion->collection != m || piece.insertion->before != j) continue;
-        if (depth + piece.tree.node_count() > limits_.max_depth) return false;
-        const Node& root = piece.tree.node(0);
+        if (depth + piece.tree->node_count() > limits_.max_depth) return false;
+        const Node& root = piece.tree->node(0);
         for (std::uint32_t i = 0; i < root.child_count; ++i)
-          g.children_.push_back(piece.first_id + piece.tree.child(root.first_child + i) - 1);
+          g.children_.push_back(piece.first_id + piece.tree->child(root.first_child + i) - 1);
         if (j == 0 && first_piece == nullptr) first_piece = &piece;
         if (j == count) last_piece = &piece;
       }
@@ -327,14 +376,14 @@ class Grafter {
     n.child_count = static_cast<std::uint32_t>(g.children_.size()) - run;
     if (mapping && has_duplicate_keys(g, n)) return false;
     if (first_piece != nullptr && !old.has_props) {
-      const Node& root = first_piece->tree.node(0);
+      const Node& root = first_piece->tree->node(0);
       // Its parent must not start where it does, or that start moves too.
       if (parent[m] != kNoNode && node(parent[m]).span.begin == old.span.begin) return false;
       n.span.begin = root.span.begin + first_piece->pos;
-      n.line = root.line;
+      n.line = root.line + first_piece->first_line;
     }
     if (last_piece != nullptr) {
-      n.span.end = last_piece->tree.node(0).span.end + last_piece->pos;
+      n.span.end = last_piece->tree->node(0).span.end + last_piece->pos;
       // A block collection ends where its last child does.
       for (NodeId at = m; parent[at] != kNoNode; at = parent[at]) {
         Node& up = g.nodes_[parent[at]];

@@ -207,6 +207,34 @@ TEST(Graft, DeclinesPastTheDepthLimit) {
   EXPECT_TRUE(graft(tree, base + lines, {&in, 1}));
 }
 
+// The tree of lines grafted before is reused: the same lines, at other lines
+// of other documents, and after more distinct lines than are remembered, give
+// the tree a parse of each edited text gives.
+TEST(Graft, TheSameLinesAgainLandWhereTheyStand) {
+  const std::vector<std::string> pieces = {"  x: 1\n  y:\n    - a\n", "  z: {k: v}\n"};
+  for (int round = 0; round < 3; ++round) {
+    for (std::uint32_t first_line : {0u, 7u, 1000u}) {
+      for (int filler = 0; filler < 20; ++filler) {
+        std::string base = "top: 0\na:\n";
+        for (int i = 0; i <= filler % 5; ++i)
+          base += "  k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+        base += "b: 2\n";
+        Tree tree = parse_document(base, first_line);
+        // Distinct lines now and then, so that remembered ones are forgotten.
+        std::string lines = pieces[static_cast<std::size_t>(filler) % pieces.size()];
+        if (round == 1) lines += "  r" + std::to_string(filler) + ": true\n";
+        auto at = static_cast<std::uint32_t>(base.rfind("b: 2"));
+        Insertion in{tree.root().get("a").id(), static_cast<std::size_t>(filler % 5 + 1), at,
+                     lines};
+        std::string edited = base.substr(0, at) + lines + base.substr(at);
+        std::optional<Tree> grafted = graft(tree, edited, {&in, 1});
+        ASSERT_TRUE(grafted) << edited;
+        EXPECT_EQ(tree_difference(*grafted, parse_document(edited, first_line)), "") << edited;
+      }
+    }
+  }
+}
+
 TEST(TreeDifference, NamesWhereTreesDiffer) {
   Tree a = parse_document("a:\n  b: 1\n");
   Tree b = parse_document("a:\n  b: 2\n");
