@@ -276,12 +276,12 @@ int run_krm(const KrmOptions& o) {
   bool simple = root.style() == yaml::Style::Block && !root.get("results");
   if (split && !lint && results.empty()) {
     // The common case of a fix: the list's pieces and the edited items, never copied whole.
-    Splices back = split->join(input, file.original, file.edits);
-    write_stdout(back.parts(input));
+    std::string items_text;
+    write_stdout(split->join(input, file.original, file.edits, items_text));
   } else {
     std::string output = lint || !file.changed() ? input
-                         : split ? split->join(input, file.original, file.edits).apply(input)
-                                 : file.output();
+                         : split                 ? split->join(input, file.original, file.edits)
+                                                 : file.output();
     write_stdout({with_results(std::move(output), results, simple)});
   }
   std::size_t items = split ? split->size() : 0;

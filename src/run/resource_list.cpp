@@ -7,9 +7,9 @@ namespace archfit::run {
 
 namespace {
 
-// Each line of `text` after the first that is not empty loses (`indent` > 0)
-// or gains `indent` spaces. Returns false when a line to lose them lacks them.
-bool shift(std::string_view text, std::size_t indent, bool take, std::string& out) {
+// Appends `text` with `indent` spaces taken off each line after the first
+// that is not empty. False when such a line lacks them.
+bool unindent(std::string_view text, std::size_t indent, std::string& out) {
   const std::string pad(indent, ' ');
   std::size_t at = 0;
   bool first = true;
@@ -17,21 +17,41 @@ bool shift(std::string_view text, std::size_t indent, bool take, std::string& ou
     std::size_t nl = text.find('\n', at);
     std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
     std::string_view line = text.substr(at, end - at);
-    bool empty = line == "\n" || line.empty();
-    if (first || empty) {
+    if (first || line == "\n") {
       out += line;
-    } else if (take) {
+    } else {
       if (line.substr(0, indent) != pad) return false;
       out += line.substr(indent);
-    } else {
-      out += pad;
-      out += line;
     }
     first = false;
     at = end;
   }
   return true;
 }
+
+// Appends text with `indent` spaces in front of every line that is not empty,
+// as unindent() takes them off, from pieces in which a line may begin in one and go on in
+// the next. The first line is an item's first, after its "- ": not indented.
+class Indenter {
+ public:
+  Indenter(std::size_t indent, std::string& out) : pad_(indent, ' '), out_(out) {}
+
+  void add(std::string_view s) {
+    while (!s.empty()) {
+      if (at_line_start_ && s.front() != '\n') out_ += pad_;
+      std::size_t nl = s.find('\n');
+      std::size_t n = nl == std::string_view::npos ? s.size() : nl + 1;
+      out_.append(s.data(), n);
+      s.remove_prefix(n);
+      at_line_start_ = nl != std::string_view::npos;
+    }
+  }
+
+ private:
+  std::string pad_;
+  std::string& out_;
+  bool at_line_start_ = false;
+};
 
 }  // namespace
 
@@ -72,7 +92,7 @@ bool ResourceListItems::add(std::string_view text, std::size_t begin, std::size_
   it.indent = indent;
   it.stream_begin = stream_.size();  // a document starts at its marker
   stream_ += "---\n";
-  if (!shift(text.substr(begin, end - begin), indent, true, stream_)) return false;
+  if (!unindent(text.substr(begin, end - begin), indent, stream_)) return false;
   if (stream_.back() != '\n') stream_ += '\n';
   it.stream_end = stream_.size();
   items_.push_back(it);
@@ -165,9 +185,20 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
   return out;
 }
 
-Splices ResourceListItems::join(std::string_view text, std::string_view stream,
-                                const Splices& edits) const {
-  Splices back;
+std::vector<std::string_view> ResourceListItems::join(std::string_view text,
+                                                      std::string_view stream, const Splices& edits,
+                                                      std::string& buffer) const {
+  struct Placed {
+    std::size_t begin, end;                // the item in `text`
+    std::size_t buffer_begin, buffer_end;  // its new text in `buffer`
+  };
+  std::vector<Placed> placed;
+  placed.reserve(edits.replacements().size());
+  std::size_t size = 0;
+  for (const Splices::Replacement& r : edits.replacements())
+    size += r.text.size();
+  buffer.clear();
+  buffer.reserve(size + size / 2);  // and the indentation: not exact, views are taken at the end
   for (const Splices::Replacement& r : edits.replacements()) {
     auto it =
         std::upper_bound(items_.begin(), items_.end(), r.begin,
@@ -176,22 +207,49 @@ Splices ResourceListItems::join(std::string_view text, std::string_view stream,
       fail(ErrorKind::Internal, "an edit of the ResourceList's items spans more than one item");
     }
     const Item& item = *std::prev(it);
-    std::string doc = std::string(stream.substr(item.stream_begin, r.begin - item.stream_begin)) +
-                      r.text + std::string(stream.substr(r.end, item.stream_end - r.end));
-    if (!doc.starts_with("---\n")) {
+    // The item's document as edited, in three pieces, after its "---" line.
+    std::size_t content = item.stream_begin + 4;
+    std::string_view inserted = r.text;
+    std::string_view marker = stream.substr(r.begin, std::max(r.begin, content) - r.begin);
+    if (!inserted.starts_with(marker) || r.end < std::min(r.begin + marker.size(), content)) {
       fail(ErrorKind::Internal, "an edit of a ResourceList item took its document marker");
     }
-    doc.erase(0, 4);
-    std::string indented;
-    shift(doc, item.indent, false, indented);
+    inserted.remove_prefix(marker.size());
+    std::size_t from = buffer.size();
+    Indenter put(item.indent, buffer);
+    put.add(stream.substr(content, std::max(r.begin, content) - content));
+    put.add(inserted);
+    put.add(stream.substr(r.end, item.stream_end - r.end));
     // The item's region ended at a line end; so does its new text.
-    if (item.end > item.begin && text[item.end - 1] != '\n' && !indented.empty() &&
-        indented.back() == '\n') {
-      indented.pop_back();
+    if (item.end > item.begin && text[item.end - 1] != '\n' && buffer.size() > from &&
+        buffer.back() == '\n') {
+      buffer.pop_back();
     }
-    back.replace(item.begin, item.end - item.begin, std::move(indented));
+    placed.push_back(Placed{item.begin, item.end, from, buffer.size()});
   }
-  return back;
+  // Views into `buffer` once it is filled and no longer moves.
+  std::vector<std::string_view> parts;
+  parts.reserve(2 * placed.size() + 1);
+  std::size_t pos = 0;
+  for (const Placed& p : placed) {
+    if (p.begin > pos) parts.push_back(text.substr(pos, p.begin - pos));
+    if (p.buffer_end > p.buffer_begin) {
+      parts.push_back(
+          std::string_view(buffer).substr(p.buffer_begin, p.buffer_end - p.buffer_begin));
+    }
+    pos = p.end;
+  }
+  if (pos < text.size()) parts.push_back(text.substr(pos));
+  return parts;
+}
+
+std::string ResourceListItems::join(std::string_view text, std::string_view stream,
+                                    const Splices& edits) const {
+  std::string buffer;
+  std::string out;
+  for (std::string_view part : join(text, stream, edits, buffer))
+    out += part;
+  return out;
 }
 
 }  // namespace archfit::run

@@ -49,11 +49,16 @@ class ResourceListItems {
   // `stream`).
   std::string take_stream() { return std::move(stream_); }
 
-  // The replacements of `text` that put each item the stream's `edits`
-  // changed back, indented as it was. `stream` is stream() as it was split.
-  Splices join(std::string_view text, std::string_view stream, const Splices& edits) const;
+  // The ResourceList's `text` with each item the stream's `edits` changed put
+  // back, indented as it was: consecutive pieces of `text` and of `buffer`,
+  // which holds the new items' text (one allocation, not one per item).
+  // `stream` is stream() as it was split.
+  std::vector<std::string_view> join(std::string_view text, std::string_view stream,
+                                     const Splices& edits, std::string& buffer) const;
+  // The same in one string.
+  std::string join(std::string_view text, std::string_view stream, const Splices& edits) const;
   std::string join(std::string_view text, const Splices& edits) const {
-    return join(text, stream_, edits).apply(text);
+    return join(text, stream_, edits);
   }
 
  private:
