@@ -5,6 +5,7 @@
 #include <cstring>
 #include <iostream>
 #include <string_view>
+#include <utility>
 
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
@@ -26,15 +27,31 @@ int main(int argc, char** argv) {
     archfit::edit::check_grafts_against_parse(true);
   }
   RunState state;
-  add_fix_command(app, state);
-  add_lint_command(app, state);
-  add_resolve_command(app, state);
-  add_lock_command(app, state);
-  add_images_command(app, state);
-  add_cache_command(app, state);
-  add_post_render_command(app, state);
-  add_krm_command(app, state);
-  add_version_command(app, state);
+  // Only the command named, when one is (a render pipeline starts archfit
+  // once per render, and setting up every command's flags is a good part of
+  // starting); all of them for help and for anything else.
+  constexpr std::pair<std::string_view, void (*)(CLI::App&, RunState&)> kCommands[] = {
+      {"fix", add_fix_command},
+      {"lint", add_lint_command},
+      {"resolve", add_resolve_command},
+      {"lock", add_lock_command},
+      {"images", add_images_command},
+      {"cache", add_cache_command},
+      {"post-render", add_post_render_command},
+      {"krm", add_krm_command},
+      {"version", add_version_command},
+  };
+  bool named = false;
+  for (const auto& [name, add] : kCommands) {
+    if (argc > 1 && argv[1] == name) {
+      add(app, state);
+      named = true;
+    }
+  }
+  if (!named) {
+    for (const auto& [name, add] : kCommands)
+      add(app, state);
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

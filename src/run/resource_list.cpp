@@ -7,12 +7,12 @@ namespace archfit::run {
 
 namespace {
 
-// Appends `text` with `indent` spaces taken off each line after the first
-// that is not empty. False when such a line lacks them.
-bool unindent(std::string_view text, std::size_t indent, std::string& out) {
+// Appends `text` with `indent` spaces taken off each line that is not empty,
+// the first one aside unless `all`. False when such a line lacks them.
+bool unindent(std::string_view text, std::size_t indent, bool all, std::string& out) {
   const std::string pad(indent, ' ');
   std::size_t at = 0;
-  bool first = true;
+  bool first = !all;
   while (at < text.size()) {
     std::size_t nl = text.find('\n', at);
     std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
@@ -27,6 +27,24 @@ bool unindent(std::string_view text, std::size_t indent, std::string& out) {
     at = end;
   }
   return true;
+}
+
+// Whether `line` may end in a block scalar's header ("key: |", "- >-",
+// "key: |2 # note"): a '|' or '>' after a space, ':' or '-' (or at the line's
+// start), then at most chomping and indentation indicators, blanks and a
+// comment. Errs towards yes.
+bool may_open_block_scalar(std::string_view line) {
+  std::size_t at = line.find_last_of("|>");
+  while (at != std::string_view::npos) {
+    char before = at == 0 ? ' ' : line[at - 1];
+    if (before == ' ' || before == '\t' || before == ':' || before == '-') {
+      std::size_t rest = line.find_first_not_of("+-0123456789", at + 1);
+      rest = rest == std::string_view::npos ? line.size() : line.find_first_not_of(" \t\r\n", rest);
+      if (rest == std::string_view::npos || line[rest] == '#') return true;
+    }
+    at = at == 0 ? std::string_view::npos : line.find_last_of("|>", at - 1);
+  }
+  return false;
 }
 
 // Appends text with `indent` spaces in front of every line that is not empty,
@@ -92,7 +110,7 @@ bool ResourceListItems::add(std::string_view text, std::size_t begin, std::size_
   it.indent = indent;
   it.stream_begin = stream_.size();  // a document starts at its marker
   stream_ += "---\n";
-  if (!unindent(text.substr(begin, end - begin), indent, stream_)) return false;
+  if (!unindent(text.substr(begin, end - begin), indent, false, stream_)) return false;
   if (stream_.back() != '\n') stream_ += '\n';
   it.stream_end = stream_.size();
   items_.push_back(it);
@@ -138,15 +156,36 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
       return std::nullopt;  // flow, or a scalar
     if (seen_items) return std::nullopt;
     seen_items = true;
-    // The sequence: items start at one column with "- ".
+    // The sequence: items start at one column with "- ". Each item's lines go
+    // to the stream as they are read, their indentation taken off; blank lines
+    // only once a line of the item follows them.
     std::size_t column = std::string_view::npos;
-    std::size_t item_begin = 0, last_end = 0;
-    auto finish = [&]() {
-      return column == std::string_view::npos || out.add(text, item_begin, last_end, column + 2);
+    Item item;
+    bool open = false;
+    std::size_t blank_from = 0;    // blank lines not yet taken, from here
+    bool shallow_comment = false;  // the first of them is a comment left of the item's keys
+    bool block_scalar = false;     // the open item may hold one
+    // Blank lines after an item belong to it when it ends in a block scalar
+    // (they are lines of it, a "#" too when indented enough), unless a comment
+    // left of the item's keys ends the scalar first: the scan cannot tell, the
+    // parsed list can.
+    auto close = [&] {
+      if (!open) return true;
+      if (blank_from != 0 && block_scalar && !shallow_comment) return false;
+      if (out.stream_.back() != '\n') out.stream_ += '\n';
+      item.stream_end = out.stream_.size();
+      out.items_.push_back(item);
+      open = false;
+      return true;
     };
     while (at < text.size()) {
       Line m = line_at(at);
       if (m.blank) {
+        if (blank_from == 0) {
+          blank_from = m.begin;
+          shallow_comment = m.begin + m.indent < m.end && text[m.begin + m.indent] == '#' &&
+                            m.indent <= item.indent;
+        }
         at = m.end;
         continue;
       }
@@ -156,18 +195,32 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
       }
       if (m.indent < column || (m.indent == column && !starts(m, "- "))) break;  // the end
       if (m.indent == column) {
-        if (item_begin != 0 && !finish()) return std::nullopt;
-        item_begin = m.begin + m.indent + 2;
-        std::size_t content = text.find_first_not_of(' ', item_begin);
+        if (!close()) return std::nullopt;
+        std::size_t begin = m.begin + m.indent + 2;
+        std::size_t content = text.find_first_not_of(' ', begin);
         if (content == std::string_view::npos || text[content] == '\n' || text[content] == '#' ||
-            text[content] == '-' || content != item_begin) {
+            text[content] == '-' || content != begin) {
           return std::nullopt;  // "-" alone, a comment, a nested sequence: leave it to split()
         }
+        item = Item{begin, m.end, column + 2, out.stream_.size(), 0};
+        open = true;
+        block_scalar = false;
+        out.stream_ += "---\n";  // a document starts at its marker
+        out.stream_.append(text.substr(begin, m.end - begin));
+      } else {
+        if (blank_from != 0 && !unindent(text.substr(blank_from, m.begin - blank_from), item.indent,
+                                         true, out.stream_)) {
+          return std::nullopt;
+        }
+        if (m.indent < item.indent) return std::nullopt;  // less indented than its item
+        out.stream_.append(text.substr(m.begin + item.indent, m.end - m.begin - item.indent));
+        item.end = m.end;
       }
-      last_end = m.end;
+      block_scalar = block_scalar || may_open_block_scalar(text.substr(m.begin, m.end - m.begin));
+      blank_from = 0;
       at = m.end;
     }
-    if (item_begin != 0 && !finish()) return std::nullopt;
+    if (!close()) return std::nullopt;
   }
   // The rest of the list, at the same lines: every item's line made empty.
   out.skeleton_.reserve(text.size() / 16);
@@ -177,8 +230,9 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
     while (line_start > 0 && text[line_start - 1] != '\n')
       --line_start;
     out.skeleton_.append(text.substr(from, line_start - from));
-    for (std::size_t i = line_start; i < it.end; ++i)
-      if (text[i] == '\n') out.skeleton_ += '\n';
+    out.skeleton_.append(static_cast<std::size_t>(
+                             std::count(text.begin() + line_start, text.begin() + it.end, '\n')),
+                         '\n');
     from = it.end;
   }
   out.skeleton_.append(text.substr(from));

@@ -1,13 +1,16 @@
 // The items of a ResourceList cut out as documents and put back: bytes the
 // edits do not touch stay as they were, indentation included.
 #include <algorithm>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <archfit/run/resource_list.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
+#include <archfit/yaml/value.hpp>
 
 namespace archfit::run {
 namespace {
@@ -109,10 +112,71 @@ TEST(ResourceListItems, TheLineScanCutsAsTheParsedListDoes) {
   EXPECT_EQ(rest.root().get("functionConfig").line(), tree.root().get("functionConfig").line());
   EXPECT_EQ(rest.root().get("functionConfig").line(), 18u);
   EXPECT_FALSE(contains_item(skeleton));
+  // Lines after a block scalar that read as a comment or blank but may be its
+  // own: the parsed list decides.
+  const std::string scalar_last =
+      "kind: ResourceList\nitems:\n- kind: A\n  data:\n    s: |+\n      x\n"
+      "      # of the scalar\n\n- kind: B\n";
+  EXPECT_FALSE(ResourceListItems::scan(scalar_last));
+  std::optional<ResourceListItems> exact = split(scalar_last, tree);
+  ASSERT_TRUE(exact);
+  EXPECT_NE(exact->document(exact->stream(), 0).find("# of the scalar\n\n"), std::string::npos);
+  // A comment left of the item's keys ends the scalar: the scan goes on.
+  EXPECT_TRUE(ResourceListItems::scan(
+      "kind: ResourceList\nitems:\n- kind: A\n  s: |\n    x\n# between\n- kind: B\n"));
   // Shapes the scan leaves to the parsed list.
   EXPECT_FALSE(ResourceListItems::scan(kList));  // "-" alone on its line
   EXPECT_FALSE(ResourceListItems::scan("kind: ResourceList\nitems: [{kind: A}]\n"));
   EXPECT_FALSE(ResourceListItems::scan("---\nkind: ResourceList\nitems:\n- kind: A\n"));
+}
+
+// Over generated lists (items at two indentations, blank lines of every kind
+// inside and between items, comments at any column, block scalars): where the
+// line scan cuts the items, each item's document means what the item means in
+// the parsed list, and the items put back unedited give the list back. (The
+// parsed list's cut can differ in blank lines after a block scalar, which it
+// counts to the item and the scan leaves between the items.)
+TEST(ResourceListItems, TheLineScanAgreesWithTheParsedListOnGeneratedLists) {
+  std::uint32_t state = 12345;
+  auto pick = [&state](std::uint32_t n) {
+    state = state * 1103515245u + 12345u;
+    return (state >> 16) % n;
+  };
+  const std::vector<std::string> blanks = {"\n",      "  \n",        "    \n", "# c\n",
+                                           "  # c\n", "      # c\n", " \n"};
+  int scanned = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::string pad(pick(2) * 2, ' ');  // "- " at column 0 or 2
+    std::string in = pad + "  ";        // the items' keys
+    std::string list = "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n";
+    std::size_t items = 1 + pick(4);
+    for (std::size_t i = 0; i < items; ++i) {
+      list += pad + "- apiVersion: v1\n";
+      if (pick(3) == 0) list += blanks[pick(static_cast<std::uint32_t>(blanks.size()))];
+      list += in + "kind: ConfigMap\n" + in + "metadata: {name: n" + std::to_string(i) + "}\n";
+      if (pick(2) == 0) {
+        list += in + "data:\n" + in + "  script: |\n" + in + "    one\n";
+        if (pick(2) == 0) list += blanks[pick(3)];  // no comment inside a block scalar
+        list += in + "    two\n";
+      }
+      if (pick(3) == 0) list += blanks[pick(static_cast<std::uint32_t>(blanks.size()))];
+    }
+    list += "functionConfig: {}\n";
+    std::optional<ResourceListItems> scan = ResourceListItems::scan(list);
+    if (!scan) continue;
+    ++scanned;
+    yaml::Tree tree;
+    tree = yaml::parse_document(list);
+    ASSERT_EQ(scan->size(), items) << list;
+    for (std::size_t i = 0; i < items; ++i) {
+      std::string_view doc = scan->document(scan->stream(), i);
+      EXPECT_EQ(yaml::to_json(yaml::to_value(yaml::parse_document(doc).root())),
+                yaml::to_json(yaml::to_value(tree.root().get("items").item(i))))
+          << doc;
+    }
+    EXPECT_EQ(scan->join(list, Splices()), list);
+  }
+  EXPECT_GT(scanned, 100);  // the law was put to the test
 }
 
 }  // namespace
