@@ -47,6 +47,16 @@ bool may_open_block_scalar(std::string_view line) {
   return false;
 }
 
+bool may_hold_block_scalar(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t nl = text.find('\n', at);
+    std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (may_open_block_scalar(text.substr(at, end - at))) return true;
+    at = end;
+  }
+  return false;
+}
+
 // Appends text with `indent` spaces in front of every line that is not empty,
 // as unindent() takes them off, from pieces in which a line may begin in one and go on in
 // the next. The first line is an item's first, after its "- ": not indented.
@@ -163,15 +173,21 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
     Item item;
     bool open = false;
     std::size_t blank_from = 0;    // blank lines not yet taken, from here
-    bool shallow_comment = false;  // the first of them is a comment left of the item's keys
-    bool block_scalar = false;     // the open item may hold one
-    // Blank lines after an item belong to it when it ends in a block scalar
-    // (they are lines of it, a "#" too when indented enough), unless a comment
-    // left of the item's keys ends the scalar first: the scan cannot tell, the
-    // parsed list can.
-    auto close = [&] {
+    std::size_t shallow_from = 0;  // the first of them that is a comment left of the item's keys
+    // Closes the open item, whose blank lines run to `upto`. They are its own
+    // when it may end in a block scalar (lines of the scalar, a "#" too when
+    // indented enough) up to a comment left of the item's keys, which ends any
+    // scalar: taken with the item, they read as they did whichever they are.
+    auto close = [&](std::size_t upto) {
       if (!open) return true;
-      if (blank_from != 0 && block_scalar && !shallow_comment) return false;
+      if (blank_from != 0 &&
+          may_hold_block_scalar(text.substr(item.begin, item.end - item.begin))) {
+        std::size_t end = shallow_from != 0 ? shallow_from : upto;
+        if (!unindent(text.substr(blank_from, end - blank_from), item.indent, true, out.stream_)) {
+          return false;
+        }
+        item.end = end;
+      }
       if (out.stream_.back() != '\n') out.stream_ += '\n';
       item.stream_end = out.stream_.size();
       out.items_.push_back(item);
@@ -181,10 +197,10 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
     while (at < text.size()) {
       Line m = line_at(at);
       if (m.blank) {
-        if (blank_from == 0) {
-          blank_from = m.begin;
-          shallow_comment = m.begin + m.indent < m.end && text[m.begin + m.indent] == '#' &&
-                            m.indent <= item.indent;
+        if (blank_from == 0) blank_from = m.begin;
+        if (shallow_from == 0 && m.begin + m.indent < m.end && text[m.begin + m.indent] == '#' &&
+            m.indent <= item.indent) {
+          shallow_from = m.begin;
         }
         at = m.end;
         continue;
@@ -193,9 +209,12 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
         if (!starts(m, "- ")) return std::nullopt;
         column = m.indent;
       }
-      if (m.indent < column || (m.indent == column && !starts(m, "- "))) break;  // the end
+      if (m.indent < column || (m.indent == column && !starts(m, "- "))) {
+        at = m.begin;
+        break;  // the end
+      }
       if (m.indent == column) {
-        if (!close()) return std::nullopt;
+        if (!close(m.begin)) return std::nullopt;
         std::size_t begin = m.begin + m.indent + 2;
         std::size_t content = text.find_first_not_of(' ', begin);
         if (content == std::string_view::npos || text[content] == '\n' || text[content] == '#' ||
@@ -204,7 +223,6 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
         }
         item = Item{begin, m.end, column + 2, out.stream_.size(), 0};
         open = true;
-        block_scalar = false;
         out.stream_ += "---\n";  // a document starts at its marker
         out.stream_.append(text.substr(begin, m.end - begin));
       } else {
@@ -216,11 +234,11 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
         out.stream_.append(text.substr(m.begin + item.indent, m.end - m.begin - item.indent));
         item.end = m.end;
       }
-      block_scalar = block_scalar || may_open_block_scalar(text.substr(m.begin, m.end - m.begin));
       blank_from = 0;
+      shallow_from = 0;
       at = m.end;
     }
-    if (!close()) return std::nullopt;
+    if (!close(at)) return std::nullopt;
   }
   // The rest of the list, at the same lines: every item's line made empty.
   out.skeleton_.reserve(text.size() / 16);
