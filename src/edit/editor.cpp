@@ -585,7 +585,8 @@ bool DocumentEditor::try_set(NodeRef mapping, const std::vector<std::string>& pa
       if (yaml::lookup(node, path[i], &merged_by)) {
         return s.fail(s.merge_message(path[i], merged_by)), s.commit();
       }
-      Value::Mapping entry{{path[i], nest(path, i + 1, value)}};
+      Value::Mapping entry;  // built in place: a list initializer would copy the value
+      entry.emplace_back(path[i], nest(path, i + 1, value));
       s.insert_entries(node, entry,
                        i + 1 == path.size() ? std::min(position, node.size()) : node.size());
       return s.commit();
