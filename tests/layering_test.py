@@ -34,12 +34,13 @@ ALLOWED = {
     "registry": {"base", "image"},
     "cache": {"base", "image"},
     "resolve": {"base", "image", "registry", "cache"},
-    "placement": {"base", "yaml", "image", "manifest"},
+    "pools": {"base", "yaml", "image", "manifest"},
+    "placement": {"base", "yaml", "image", "manifest", "pools"},
     "edit": {"base", "yaml"},
     "report": {"base", "placement"},
-    "config": {"base", "yaml", "image", "manifest", "cache", "resolve", "placement"},
-    "run": {"base", "yaml", "image", "manifest", "registry", "cache", "resolve", "placement", "edit",
-            "report"},
+    "config": {"base", "yaml", "image", "manifest", "cache", "resolve", "pools", "placement"},
+    "run": {"base", "yaml", "image", "manifest", "registry", "cache", "resolve", "pools", "placement",
+            "edit", "report"},
 }
 CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
