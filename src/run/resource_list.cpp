@@ -57,9 +57,10 @@ bool may_hold_block_scalar(std::string_view text) {
   return false;
 }
 
-// Appends text with `indent` spaces in front of every line that is not empty,
-// as unindent() takes them off, from pieces in which a line may begin in one and go on in
-// the next. The first line is an item's first, after its "- ": not indented.
+// Appends text with `indent` spaces in front of every line that is not empty
+// (as unindent() takes them off), fed in pieces in which a line may begin in
+// one and go on in the next. The first line is an item's first, after its
+// "- ": not indented.
 class Indenter {
  public:
   Indenter(std::size_t indent, std::string& out) : pad_(indent, ' '), out_(out) {}
@@ -217,9 +218,11 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
         if (!close(m.begin)) return std::nullopt;
         std::size_t begin = m.begin + m.indent + 2;
         std::size_t content = text.find_first_not_of(' ', begin);
-        if (content == std::string_view::npos || text[content] == '\n' || text[content] == '#' ||
-            text[content] == '-' || content != begin) {
-          return std::nullopt;  // "-" alone, a comment, a nested sequence: leave it to split()
+        if (content == std::string_view::npos || content != begin ||
+            std::string_view("\n#-|>").find(text[content]) != std::string_view::npos) {
+          // "-" alone, a comment, a nested sequence, a block scalar (whose lines
+          // may stand left of an item's keys): leave it to split()
+          return std::nullopt;
         }
         item = Item{begin, m.end, column + 2, out.stream_.size(), 0};
         open = true;

@@ -3,6 +3,7 @@
 // PodDistributor objects, archfit's spread profiles).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -18,6 +19,10 @@ struct Share {
   std::uint32_t weight = 0;
 };
 
+constexpr std::uint32_t kMaxReplicas = 100'000;
+constexpr std::uint32_t kMaxWeight = 1'000'000;
+constexpr std::size_t kMaxGroups = 64;
+
 // The replicas of each group, in the order of `shares`:
 //  - bases first, group by group, as far as the replicas go;
 //  - the rest by weight with Balinski and Young's quota method: each next
@@ -27,10 +32,8 @@ struct Share {
 //    further from it), and one replica more never takes one from a group
 //    (scaling up moves no pod).
 // nullopt, with `why`, when replicas are left after the bases and no group
-// has a weight to take them, or past the limits below.
-constexpr std::uint32_t kMaxReplicas = 100'000;
-constexpr std::uint32_t kMaxWeight = 1'000'000;
-constexpr std::size_t kMaxGroups = 64;
+// has a weight to take them, or past the limits (which keep the arithmetic
+// exact and the work bounded).
 std::optional<std::vector<std::uint32_t>> try_allocate(std::uint32_t replicas,
                                                        std::span<const Share> shares,
                                                        std::string* why = nullptr);

@@ -12,6 +12,22 @@ TEST(Cli, VersionPrintsVersion) {
   EXPECT_EQ(r.out.rfind("archfit ", 0), 0u) << r.out;
 }
 
+// Only the command named is set up; help and anything else see them all.
+TEST(Cli, HelpListsEveryCommandAndEachCommandHasItsOwn) {
+  const char* commands[] = {"fix",   "lint",        "resolve", "lock",   "images",
+                            "cache", "post-render", "krm",     "version"};
+  ProcessResult all = run_archfit({"--help"});
+  EXPECT_EQ(all.exit_code, 0);
+  for (const char* c : commands) {
+    EXPECT_NE(all.out.find(std::string("\n  ") + c + " "), std::string::npos) << c << all.out;
+    ProcessResult one = run_archfit({c, "--help"});
+    EXPECT_EQ(one.exit_code, 0) << c << one.err;
+    EXPECT_NE(one.out.find(std::string("archfit ") + c), std::string::npos) << c << one.out;
+  }
+  ProcessResult wrong = run_archfit({"fixx"});
+  EXPECT_EQ(wrong.exit_code, 2);
+}
+
 TEST(Cli, NoSubcommandIsUsageError) {
   ProcessResult r = run_archfit({});
   EXPECT_EQ(r.exit_code, 2);

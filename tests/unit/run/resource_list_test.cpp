@@ -128,6 +128,8 @@ TEST(ResourceListItems, TheLineScanCutsAsTheParsedListDoes) {
   // A comment left of the item's keys ends the scalar: the scan goes on.
   EXPECT_TRUE(ResourceListItems::scan(
       "kind: ResourceList\nitems:\n- kind: A\n  s: |\n    x\n# between\n- kind: B\n"));
+  // An item that is a block scalar, whose lines may stand left of where keys would.
+  EXPECT_FALSE(ResourceListItems::scan("kind: ResourceList\nitems:\n- |1\n  x\n # y\n- kind: B\n"));
   // Shapes the scan leaves to the parsed list.
   EXPECT_FALSE(ResourceListItems::scan(kList));  // "-" alone on its line
   EXPECT_FALSE(ResourceListItems::scan("kind: ResourceList\nitems: [{kind: A}]\n"));
