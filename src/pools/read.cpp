@@ -1,0 +1,215 @@
+#include <cstring>
+
+#include <archfit/base/error.hpp>
+#include <archfit/pools/instance_types.hpp>
+#include <archfit/pools/read.hpp>
+#include <archfit/yaml/value.hpp>
+
+namespace archfit::pools {
+
+namespace {
+
+using yaml::NodeRef;
+
+[[noreturn]] void refuse(NodeRef at, const std::string& message) {
+  fail(ErrorKind::Input, message, Location{"", at.line(), at.column()});
+}
+
+NodeRef field(NodeRef mapping, std::string_view key) {
+  NodeRef m = mapping.resolved();
+  if (!m.is_mapping()) return NodeRef();
+  return yaml::lookup(m, key).resolved();
+}
+
+NodeRef at_path(NodeRef node, std::initializer_list<std::string_view> path) {
+  for (std::string_view key : path)
+    node = field(node, key);
+  return node;
+}
+
+std::string text_of(NodeRef node, const std::string& what) {
+  if (!node) return {};
+  if (!node.is_scalar()) refuse(node, what + std::string(" must be a string"));
+  return std::string(node.scalar());
+}
+
+std::vector<std::pair<std::string, std::string>> labels_of(NodeRef mapping, const std::string& what) {
+  std::vector<std::pair<std::string, std::string>> out;
+  if (!mapping || mapping.is_null()) return out;
+  if (!mapping.is_mapping()) refuse(mapping, what + std::string(" must be a mapping of label to value"));
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    NodeRef value = mapping.value(i).resolved();
+    out.emplace_back(yaml::key_text(mapping.key(i)), value.is_scalar() ? std::string(value.scalar()) : "");
+  }
+  return out;
+}
+
+template <typename F>
+void each_item(NodeRef list, const std::string& what, F&& f) {
+  if (!list || list.is_null()) return;
+  if (!list.is_sequence()) refuse(list, what + std::string(" must be a list"));
+  for (std::size_t i = 0; i < list.size(); ++i)
+    f(list.item(i).resolved(), i);
+}
+
+Taint taint_of(NodeRef item, const std::string& what) {
+  if (!item.is_mapping()) refuse(item, what + std::string(" must be a mapping with key and effect"));
+  Taint t{text_of(field(item, "key"), "a taint's key"), text_of(field(item, "value"), "a taint's value"),
+          text_of(field(item, "effect"), "a taint's effect")};
+  if (t.key.empty()) refuse(item, what + std::string(" has no key"));
+  if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
+    refuse(field(item, "effect") ? field(item, "effect") : item,
+           what + std::string(" has effect \"") + t.effect +
+               "\"; use NoSchedule, PreferNoSchedule or NoExecute");
+  }
+  return t;
+}
+
+std::vector<Taint> taints_of(NodeRef list, const std::string& what) {
+  std::vector<Taint> out;
+  each_item(list, what, [&](NodeRef item, std::size_t) { out.push_back(taint_of(item, "a taint")); });
+  return out;
+}
+
+std::vector<Requirement> requirements_of(NodeRef list) {
+  std::vector<Requirement> out;
+  each_item(list, "requirements", [&](NodeRef item, std::size_t) {
+    if (!item.is_mapping()) refuse(item, "a requirement must be a mapping with key and operator");
+    Requirement r;
+    r.key = text_of(field(item, "key"), "a requirement's key");
+    if (r.key.empty()) refuse(item, "a requirement has no key");
+    NodeRef op = field(item, "operator");
+    std::string why;
+    std::optional<Operator> parsed = try_parse_operator(text_of(op, "an operator"), &why);
+    if (!parsed) refuse(op ? op : item, why);
+    r.op = *parsed;
+    each_item(field(item, "values"), "values", [&](NodeRef v, std::size_t) {
+      r.values.push_back(text_of(v, "a value"));
+    });
+    out.push_back(std::move(r));
+  });
+  return out;
+}
+
+std::optional<std::int64_t> weight_of(NodeRef node) {
+  if (!node || node.is_null()) return std::nullopt;
+  yaml::Resolved r = node.resolve();
+  if (r.type != yaml::ScalarType::Int) refuse(node, "weight must be an integer from 1 to 100");
+  return r.integer;
+}
+
+Pool start(NodeRef at, std::string name, PoolSource source, NodeRef root) {
+  Pool p;
+  p.name = std::move(name);
+  p.source = source;
+  p.line = at.line();
+  p.column = at.column();
+  p.api_version = text_of(field(root, "apiVersion"), "apiVersion");
+  p.kind = text_of(field(root, "kind"), "kind");
+  return p;
+}
+
+Pool karpenter_pool(NodeRef root, bool node_pool) {
+  std::string name = text_of(at_path(root, {"metadata", "name"}), "metadata.name");
+  Pool p = start(root, name, node_pool ? PoolSource::NodePool : PoolSource::Provisioner, root);
+  NodeRef spec = field(root, "spec");
+  NodeRef labels = node_pool ? at_path(spec, {"template", "metadata", "labels"}) : field(spec, "labels");
+  NodeRef body = node_pool ? at_path(spec, {"template", "spec"}) : spec;
+  p.labels = labels_of(labels, "labels");
+  p.requirements = requirements_of(field(body, "requirements"));
+  p.taints = taints_of(field(body, "taints"), "taints");
+  p.startup_taints = taints_of(field(body, "startupTaints"), "startupTaints");
+  p.weight = weight_of(field(spec, "weight"));
+  return p;
+}
+
+// eksctl's taints: a list of {key, value, effect}, or (older) a mapping of
+// key to "value:Effect".
+std::vector<Taint> eksctl_taints(NodeRef node) {
+  if (!node || !node.is_mapping()) return taints_of(node, "taints");
+  std::vector<Taint> out;
+  for (std::size_t i = 0; i < node.size(); ++i) {
+    std::string text = text_of(node.value(i).resolved(), "a taint");
+    std::size_t colon = text.rfind(':');
+    Taint t{yaml::key_text(node.key(i)), text.substr(0, colon),
+            colon == std::string::npos ? "" : text.substr(colon + 1)};
+    if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute")
+      refuse(node.value(i), "a taint must read \"value:Effect\" with NoSchedule, PreferNoSchedule or NoExecute");
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+std::string normal_arch(std::string arch) {
+  if (arch == "x86_64" || arch == "x86-64") return "amd64";
+  if (arch == "aarch64") return "arm64";
+  return arch;
+}
+
+Pool node_group(NodeRef root, NodeRef group, const std::string& path, const ReadOptions& options) {
+  if (!group.is_mapping()) refuse(group, "a node group must be a mapping");
+  Pool p = start(group, text_of(field(group, "name"), "a node group's name"), PoolSource::NodeGroup, root);
+  p.path = path;
+  p.labels = labels_of(field(group, "labels"), "labels");
+  p.taints = eksctl_taints(field(group, "taints"));
+  std::string one = text_of(field(group, "instanceType"), "instanceType");
+  if (!one.empty() && one != "mixed") p.instance_types.push_back(one);
+  for (NodeRef list : {field(group, "instanceTypes"), at_path(group, {"instancesDistribution", "instanceTypes"})}) {
+    each_item(list, "instanceTypes", [&](NodeRef v, std::size_t) { p.instance_types.push_back(text_of(v, "an instance type")); });
+  }
+  std::string selected = text_of(at_path(group, {"instanceSelector", "cpuArchitecture"}), "cpuArchitecture");
+  if (!selected.empty()) {
+    p.instance_archs.insert(normal_arch(selected));
+  } else {
+    if (p.instance_types.empty()) p.instance_types.push_back("m5.large");  // eksctl's default
+    for (const std::string& type : p.instance_types) {
+      auto told = options.instance_archs.find(type);
+      std::optional<std::string> arch = told != options.instance_archs.end()
+                                            ? std::optional<std::string>(told->second)
+                                            : aws_instance_arch(type);
+      if (arch) {
+        p.instance_archs.insert(*arch);
+      } else {
+        p.unknown_types.push_back(type);
+      }
+    }
+  }
+  std::string ami = text_of(field(group, "amiFamily"), "amiFamily");
+  p.os = ami.starts_with("Windows") ? "windows" : "linux";
+  return p;
+}
+
+}  // namespace
+
+bool may_hold_pools(std::string_view text) {
+  for (std::string_view kind : {"NodePool", "Provisioner", "ClusterConfig"}) {
+    if (text.find(kind) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+bool is_pool_object(NodeRef root) {
+  std::string_view api = field(root, "apiVersion").scalar();
+  std::string_view kind = field(root, "kind").scalar();
+  if (api.starts_with("karpenter.sh/")) return kind == "NodePool" || kind == "Provisioner";
+  return api.starts_with("eksctl.io/") && kind == "ClusterConfig";
+}
+
+std::vector<Pool> read_pools(NodeRef root, const ReadOptions& options) {
+  std::vector<Pool> out;
+  root = root.resolved();
+  if (!is_pool_object(root)) return out;
+  std::string_view kind = field(root, "kind").scalar();
+  if (kind == "NodePool" || kind == "Provisioner") {
+    out.push_back(karpenter_pool(root, kind == "NodePool"));
+    return out;
+  }
+  for (std::string_view list : {"nodeGroups", "managedNodeGroups"}) {
+    each_item(field(root, list), std::string(list), [&](NodeRef group, std::size_t i) {
+      out.push_back(node_group(root, group, std::string(list) + "[" + std::to_string(i) + "]", options));
+    });
+  }
+  return out;
+}
+
+}  // namespace archfit::pools
