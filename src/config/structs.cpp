@@ -13,10 +13,6 @@
 
 namespace archfit::config {
 
-namespace {
-
-using Labels = std::vector<std::pair<std::string, std::string>>;
-
 Labels read_labels(const Field& value) {
   Labels out;
   for (const Field::Entry& e : value.entries()) {
@@ -27,6 +23,8 @@ Labels read_labels(const Field& value) {
   }
   return out;
 }
+
+namespace {
 
 // Architecture keys are normalized, so "aarch64" and "arm64" are one key.
 std::string architecture_key(const Field::Entry& e, std::map<std::string, std::uint32_t>& seen) {

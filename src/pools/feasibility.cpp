@@ -92,8 +92,8 @@ PodNeeds needs_of(const yaml::Value& spec) {
   if (const yaml::Value* list = spec.find("tolerations"); list != nullptr && list->is_sequence()) {
     for (const yaml::Value& t : list->items()) {
       if (!t.is_mapping()) continue;
-      Toleration tol{string_of(t.find("key")), string_of(t.find("operator")), string_of(t.find("value")),
-                     string_of(t.find("effect"))};
+      Toleration tol{string_of(t.find("key")), string_of(t.find("operator")),
+                     string_of(t.find("value")), string_of(t.find("effect"))};
       if (tol.op.empty()) tol.op = "Equal";
       out.tolerations.push_back(std::move(tol));
     }

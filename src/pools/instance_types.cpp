@@ -12,11 +12,15 @@ namespace {
 // digit), all of which Intel or AMD build except where the suffix after the
 // generation starts with 'g' (Graviton): c6g, m7gd, im4gn, is4gen, x2gd.
 constexpr std::array<std::string_view, 23> kFamilies = {
-    "a",   "c",  "d",   "dl", "f",  "g",  "gr", "h",   "hpc", "i",  "im", "inf",
-    "is",  "m",  "mac", "p",  "r",  "t",  "trn", "u",  "vt",  "x",  "z"};
+    "a",  "c", "d",   "dl", "f", "g", "gr",  "h", "hpc", "i", "im", "inf",
+    "is", "m", "mac", "p",  "r", "t", "trn", "u", "vt",  "x", "z"};
 
-bool is_alpha(char c) { return std::isalpha(static_cast<unsigned char>(c)) != 0; }
-bool is_digit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_alpha(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) != 0;
+}
+bool is_digit(char c) {
+  return std::isdigit(static_cast<unsigned char>(c)) != 0;
+}
 
 }  // namespace
 

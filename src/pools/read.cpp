@@ -33,13 +33,16 @@ std::string text_of(NodeRef node, const std::string& what) {
   return std::string(node.scalar());
 }
 
-std::vector<std::pair<std::string, std::string>> labels_of(NodeRef mapping, const std::string& what) {
+std::vector<std::pair<std::string, std::string>> labels_of(NodeRef mapping,
+                                                           const std::string& what) {
   std::vector<std::pair<std::string, std::string>> out;
   if (!mapping || mapping.is_null()) return out;
-  if (!mapping.is_mapping()) refuse(mapping, what + std::string(" must be a mapping of label to value"));
+  if (!mapping.is_mapping())
+    refuse(mapping, what + std::string(" must be a mapping of label to value"));
   for (std::size_t i = 0; i < mapping.size(); ++i) {
     NodeRef value = mapping.value(i).resolved();
-    out.emplace_back(yaml::key_text(mapping.key(i)), value.is_scalar() ? std::string(value.scalar()) : "");
+    out.emplace_back(yaml::key_text(mapping.key(i)),
+                     value.is_scalar() ? std::string(value.scalar()) : "");
   }
   return out;
 }
@@ -53,8 +56,10 @@ void each_item(NodeRef list, const std::string& what, F&& f) {
 }
 
 Taint taint_of(NodeRef item, const std::string& what) {
-  if (!item.is_mapping()) refuse(item, what + std::string(" must be a mapping with key and effect"));
-  Taint t{text_of(field(item, "key"), "a taint's key"), text_of(field(item, "value"), "a taint's value"),
+  if (!item.is_mapping())
+    refuse(item, what + std::string(" must be a mapping with key and effect"));
+  Taint t{text_of(field(item, "key"), "a taint's key"),
+          text_of(field(item, "value"), "a taint's value"),
           text_of(field(item, "effect"), "a taint's effect")};
   if (t.key.empty()) refuse(item, what + std::string(" has no key"));
   if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
@@ -67,7 +72,8 @@ Taint taint_of(NodeRef item, const std::string& what) {
 
 std::vector<Taint> taints_of(NodeRef list, const std::string& what) {
   std::vector<Taint> out;
-  each_item(list, what, [&](NodeRef item, std::size_t) { out.push_back(taint_of(item, "a taint")); });
+  each_item(list, what,
+            [&](NodeRef item, std::size_t) { out.push_back(taint_of(item, "a taint")); });
   return out;
 }
 
@@ -83,9 +89,8 @@ std::vector<Requirement> requirements_of(NodeRef list) {
     std::optional<Operator> parsed = try_parse_operator(text_of(op, "an operator"), &why);
     if (!parsed) refuse(op ? op : item, why);
     r.op = *parsed;
-    each_item(field(item, "values"), "values", [&](NodeRef v, std::size_t) {
-      r.values.push_back(text_of(v, "a value"));
-    });
+    each_item(field(item, "values"), "values",
+              [&](NodeRef v, std::size_t) { r.values.push_back(text_of(v, "a value")); });
     out.push_back(std::move(r));
   });
   return out;
@@ -113,7 +118,8 @@ Pool karpenter_pool(NodeRef root, bool node_pool) {
   std::string name = text_of(at_path(root, {"metadata", "name"}), "metadata.name");
   Pool p = start(root, name, node_pool ? PoolSource::NodePool : PoolSource::Provisioner, root);
   NodeRef spec = field(root, "spec");
-  NodeRef labels = node_pool ? at_path(spec, {"template", "metadata", "labels"}) : field(spec, "labels");
+  NodeRef labels =
+      node_pool ? at_path(spec, {"template", "metadata", "labels"}) : field(spec, "labels");
   NodeRef body = node_pool ? at_path(spec, {"template", "spec"}) : spec;
   p.labels = labels_of(labels, "labels");
   p.requirements = requirements_of(field(body, "requirements"));
@@ -134,7 +140,8 @@ std::vector<Taint> eksctl_taints(NodeRef node) {
     Taint t{yaml::key_text(node.key(i)), text.substr(0, colon),
             colon == std::string::npos ? "" : text.substr(colon + 1)};
     if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute")
-      refuse(node.value(i), "a taint must read \"value:Effect\" with NoSchedule, PreferNoSchedule or NoExecute");
+      refuse(node.value(i),
+             "a taint must read \"value:Effect\" with NoSchedule, PreferNoSchedule or NoExecute");
     out.push_back(std::move(t));
   }
   return out;
@@ -148,16 +155,21 @@ std::string normal_arch(std::string arch) {
 
 Pool node_group(NodeRef root, NodeRef group, const std::string& path, const ReadOptions& options) {
   if (!group.is_mapping()) refuse(group, "a node group must be a mapping");
-  Pool p = start(group, text_of(field(group, "name"), "a node group's name"), PoolSource::NodeGroup, root);
+  Pool p = start(group, text_of(field(group, "name"), "a node group's name"), PoolSource::NodeGroup,
+                 root);
   p.path = path;
   p.labels = labels_of(field(group, "labels"), "labels");
   p.taints = eksctl_taints(field(group, "taints"));
   std::string one = text_of(field(group, "instanceType"), "instanceType");
   if (!one.empty() && one != "mixed") p.instance_types.push_back(one);
-  for (NodeRef list : {field(group, "instanceTypes"), at_path(group, {"instancesDistribution", "instanceTypes"})}) {
-    each_item(list, "instanceTypes", [&](NodeRef v, std::size_t) { p.instance_types.push_back(text_of(v, "an instance type")); });
+  for (NodeRef list : {field(group, "instanceTypes"),
+                       at_path(group, {"instancesDistribution", "instanceTypes"})}) {
+    each_item(list, "instanceTypes", [&](NodeRef v, std::size_t) {
+      p.instance_types.push_back(text_of(v, "an instance type"));
+    });
   }
-  std::string selected = text_of(at_path(group, {"instanceSelector", "cpuArchitecture"}), "cpuArchitecture");
+  std::string selected =
+      text_of(at_path(group, {"instanceSelector", "cpuArchitecture"}), "cpuArchitecture");
   if (!selected.empty()) {
     p.instance_archs.insert(normal_arch(selected));
   } else {
@@ -206,7 +218,8 @@ std::vector<Pool> read_pools(NodeRef root, const ReadOptions& options) {
   }
   for (std::string_view list : {"nodeGroups", "managedNodeGroups"}) {
     each_item(field(root, list), std::string(list), [&](NodeRef group, std::size_t i) {
-      out.push_back(node_group(root, group, std::string(list) + "[" + std::to_string(i) + "]", options));
+      out.push_back(
+          node_group(root, group, std::string(list) + "[" + std::to_string(i) + "]", options));
     });
   }
   return out;

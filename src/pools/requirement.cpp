@@ -26,7 +26,9 @@ std::string list(const std::set<std::string>& values) {
 
 }  // namespace
 
-std::string_view operator_name(Operator op) { return kOperators[static_cast<int>(op)]; }
+std::string_view operator_name(Operator op) {
+  return kOperators[static_cast<int>(op)];
+}
 
 std::optional<Operator> try_parse_operator(std::string_view name, std::string* why) {
   for (int i = 0; i < 6; ++i) {
@@ -45,7 +47,9 @@ std::string describe(const Requirement& r) {
   return out + " " + list(std::set<std::string>(r.values.begin(), r.values.end()));
 }
 
-Domain Domain::any() { return Domain(); }
+Domain Domain::any() {
+  return Domain();
+}
 
 Domain Domain::present() {
   Domain d;
@@ -154,7 +158,9 @@ bool Domain::some_value_possible() const {
   return count > 0;
 }
 
-bool Domain::empty() const { return !absent_ && !some_value_possible(); }
+bool Domain::empty() const {
+  return !absent_ && !some_value_possible();
+}
 
 bool Domain::compatible(const Domain& other) const {
   Domain both = *this;

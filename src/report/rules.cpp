@@ -71,6 +71,33 @@ constexpr std::array kRules = {
          "A list that is not a list, a toleration that is not a mapping, a field that is not a "
          "string, an unknown operator or effect, Exists with a value, or no key without "
          "Exists. archfit leaves the template alone: fix the tolerations first."},
+    Rule{"no-feasible-pool", Severity::Error, false,
+         "No node pool of the cluster can run the pod template's pods",
+         "Checked offline against every pool archfit knows (Karpenter NodePools and "
+         "Provisioners, eksctl node groups, nodePools.pools): taints against tolerations, "
+         "labels and requirements against nodeSelector and required node affinity, and the "
+         "architectures the images run on. The pods would stay Pending. The message gives each "
+         "pool's first reason, in Karpenter's words."},
+    Rule{"pool-arch-taint-missing", Severity::Warning, true,
+         "A pool of one architecture lacks the taint its architecture's pods tolerate",
+         "Pods without node affinity whose images do not run there can land on its nodes and "
+         "fail with exec format error. fix appends the taint to Karpenter pools with "
+         "nodePools.fix: true."},
+    Rule{"pool-arch-taint-overreach", Severity::Warning, false,
+         "A pool carries one architecture's taint but can run others",
+         "Pods for the other architectures that do not tolerate the taint are kept off those "
+         "nodes."},
+    Rule{"pool-arch-unconstrained", Severity::Warning, false,
+         "A Karpenter pool does not constrain kubernetes.io/arch",
+         "Karpenter may launch nodes of any architecture its instance types offer; which one a "
+         "pod gets depends on its affinity alone."},
+    Rule{"pool-mixed-arch", Severity::Error, false,
+         "A node group mixes architectures",
+         "The nodes of a node group share one machine image, labels and taints; instance types "
+         "of two architectures cannot."},
+    Rule{"pool-unknown-arch", Severity::Warning, false,
+         "archfit does not know the architecture of a node group's instance type",
+         "Name it in nodePools.instanceArchs so that pool rules and feasibility can use it."},
 };
 
 }  // namespace

@@ -11,9 +11,11 @@
 #include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/manifest/source.hpp>
 #include <archfit/placement/plan.hpp>
+#include <archfit/pools/read.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/image_answer.hpp>
+#include <archfit/run/pools.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -86,7 +88,7 @@ unsigned worker_count() {
 class Pipeline {
  public:
   Pipeline(const std::vector<Setting>& settings, Task task, const RunSink& sink,
-           const RunOptions& options, RunResult& run)
+           const RunOptions& options, RunResult& run, const std::vector<pools::Pool>& stream)
       : settings_(settings),
         task_(task),
         sink_(sink),
@@ -94,8 +96,13 @@ class Pipeline {
         run_(run),
         workers_(worker_count()) {
     wants_.reserve(settings.size());
-    for (const Setting& s : settings)
+    for (const Setting& s : settings) {
       wants_.emplace_back(s.resolver->settings());
+      // The pools of the input, and those of the configuration.
+      std::vector<pools::Pool>& pools = pools_.emplace_back(stream);
+      const std::vector<pools::Pool>& declared = s.config->node_pools.declared;
+      pools.insert(pools.end(), declared.begin(), declared.end());
+    }
   }
 
   void first_pass(FileResult& file) {
@@ -250,6 +257,14 @@ class Pipeline {
       work.object = manifest::is_object(tree);
       work.secrets = manifest::find_pull_secrets(tree);
     }
+    if (mode == Mode::Full && pools::may_hold_pools(doc.text) && pools::is_pool_object(tree.root())) {
+      PoolDocument pool = analyze_pool_document(tree, doc.first_line, file.input.name, piece.index,
+                                                config, task_);
+      work.findings = std::move(pool.findings);
+      if (!pool.text || task_ == Task::Lint || *pool.text == doc.text) return Outcome::Unchanged;
+      work.edited = std::move(*pool.text);
+      return Outcome::Changed;
+    }
     std::vector<manifest::Workload> workloads = manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
     if (first && !look_up_locally(file, workloads, work)) return Outcome::Deferred;
@@ -296,6 +311,10 @@ class Pipeline {
           work.findings.push_back(std::move(f));
         }
         p.plan.findings.clear();
+        if (std::optional<placement::Finding> f = check_feasibility(p, pools_[file.setting])) {
+          f->source = source_of(w);
+          work.findings.push_back(std::move(*f));
+        }
         finding_ranges.emplace_back(begin, work.findings.size());
       }
     }
@@ -387,6 +406,7 @@ class Pipeline {
   const RunOptions& options_;
   RunResult& run_;
   std::vector<WantCollector> wants_;  // one per setting
+  std::vector<std::vector<pools::Pool>> pools_;  // one per setting
   unsigned workers_;
   bool waiting_ = false;         // a document was set aside for the registry
   std::vector<Resume> resumes_;  // one per file
@@ -433,7 +453,6 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
                    [](const Input* a, const Input* b) { return a->file.name < b->file.name; });
   RunResult run;
   run.files.reserve(inputs.size());  // pieces point into the files' text
-  Pipeline pipeline(settings, task, sink, options, run);
   for (const Input* input : ordered) {
     FileResult& file = run.files.emplace_back();
     file.input = input->file;
@@ -449,8 +468,12 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
     } catch (const Error& e) {
       throw e.in_file(input->file.name);
     }
-    pipeline.first_pass(file);
   }
+  // Every file is read before any is analysed: a node pool may come after
+  // the workloads it must host.
+  Pipeline pipeline(settings, task, sink, options, run, stream_pools(run.files, settings));
+  for (FileResult& file : run.files)
+    pipeline.first_pass(file);
   pipeline.second_pass();
   return run;
 }

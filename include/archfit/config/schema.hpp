@@ -73,6 +73,11 @@ void read_selector(const Field& value, ParsedConfig& out);
 void read_tag_ttl(const Field& value, ParsedConfig& out);
 void read_mirrors(const Field& value, ParsedConfig& out);
 placement::Toleration read_toleration(const Field& value);
+using Labels = std::vector<std::pair<std::string, std::string>>;
+Labels read_labels(const Field& value);
+// nodePools.pools and nodePools.instanceArchs (node_pools.cpp).
+void read_declared_pools(const Field& value, ParsedConfig& out);
+void read_instance_archs(const Field& value, ParsedConfig& out);
 
 // Reads a configuration document (any of the three shapes) into `out`.
 void read_config_document(yaml::NodeRef root, ConfigDocument& doc, ParsedConfig& out);

@@ -12,6 +12,7 @@
 
 #include <archfit/image/platform_set.hpp>
 #include <archfit/manifest/kinds.hpp>
+#include <archfit/pools/settings.hpp>
 
 namespace archfit::placement {
 
@@ -74,6 +75,10 @@ struct Config {
   // (resolve.fallbackPlatforms; empty: its templates are left alone).
   OnUnresolved on_unresolved = OnUnresolved::Warn;
   image::PlatformSet fallback_platforms;
+
+  // Node pools declared in the configuration, and what fix may do to those
+  // of the input (nodePools).
+  pools::Settings node_pools;
 
   // The defaults of DESIGN.md section 4, completed.
   static Config defaults();

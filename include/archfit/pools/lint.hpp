@@ -23,7 +23,7 @@
 namespace archfit::pools {
 
 struct ArchTaints {
-  std::set<std::string> cluster;                     // the cluster's architectures
+  std::set<std::string> cluster;                      // the cluster's architectures
   std::map<std::string, std::vector<Taint>> by_arch;  // what nodes of each carry
 };
 

@@ -63,7 +63,9 @@ struct Pool {
   std::vector<std::string> unknown_types;
   std::optional<std::string> os;  // a node group's operating system, when its AMI says
 
-  bool karpenter() const { return source == PoolSource::NodePool || source == PoolSource::Provisioner; }
+  bool karpenter() const {
+    return source == PoolSource::NodePool || source == PoolSource::Provisioner;
+  }
   // A label or requirement of the pool names the key.
   bool defines(std::string_view key) const;
   // The values the key can take on the pool's nodes.

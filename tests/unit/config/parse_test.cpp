@@ -420,14 +420,14 @@ INSTANTIATE_TEST_SUITE_P(
             "list"},
         Bad{"UnknownTopLevelKey", "clusterPlatform: [linux/amd64]\n",
             "1:1: clusterPlatform: unknown key; valid keys here: apiVersion, kind, metadata, "
-            "clusterPlatforms, architectures, placement, kinds, namespaces, selector, "
+            "clusterPlatforms, architectures, placement, nodePools, kinds, namespaces, selector, "
             "optOutAnnotation, resolve (did you mean \"clusterPlatforms\"?)"},
         Bad{"UnknownKeyWithoutSuggestion", "placement:\n  zzz: 1\n",
             "2:3: placement.zzz: unknown key; valid keys here: mode, preferredWeights, "
             "respectExisting, annotate"},
         Bad{"CaseOfAKey", "OptOutAnnotation: x\n",
             "1:1: OptOutAnnotation: unknown key; valid keys here: apiVersion, kind, metadata, "
-            "clusterPlatforms, architectures, placement, kinds, namespaces, selector, "
+            "clusterPlatforms, architectures, placement, nodePools, kinds, namespaces, selector, "
             "optOutAnnotation, resolve (did you mean \"optOutAnnotation\"?)"},
         Bad{"DottedKeyOutsideConfigMap", "placement.mode: preferred\n",
             "1:1: placement.mode: dotted keys are for a ConfigMap's data; nest it here, as "

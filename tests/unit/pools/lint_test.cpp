@@ -8,8 +8,9 @@
 namespace archfit::pools {
 namespace {
 
-const ArchTaints kConventions{{"amd64", "arm64"},
-                              {{"amd64", {}}, {"arm64", {{"kubernetes.io/arch", "arm64", "NoSchedule"}}}}};
+const ArchTaints kConventions{
+    {"amd64", "arm64"},
+    {{"amd64", {}}, {"arm64", {{"kubernetes.io/arch", "arm64", "NoSchedule"}}}}};
 
 std::vector<std::string> rules(const std::string& text) {
   yaml::Tree tree = yaml::parse_document(text);
@@ -22,21 +23,24 @@ std::vector<std::string> rules(const std::string& text) {
 }
 
 std::string node_pool(const std::string& spec) {
-  return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n    spec:\n" + spec;
+  return "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n  template:\n   "
+         " spec:\n" +
+         spec;
 }
 
 using Rules = std::vector<std::string>;
 
 TEST(PoolLint, Unconstrained) {
   EXPECT_EQ(rules(node_pool("      requirements: []\n")), Rules{"pool-arch-unconstrained"});
-  EXPECT_EQ(rules(node_pool(
-                "      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]\n")),
-            Rules{});
+  EXPECT_EQ(
+      rules(node_pool(
+          "      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]\n")),
+      Rules{});
 }
 
 TEST(PoolLint, TaintMissingAndItsFix) {
-  const std::string text = node_pool(
-      "      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n");
+  const std::string text =
+      node_pool("      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n");
   yaml::Tree tree = yaml::parse_document(text);  // the tree reads the text where it is
   std::vector<PoolProblem> problems = lint_pool(read_pools(tree.root()).at(0), kConventions);
   ASSERT_EQ(problems.size(), 1u);
@@ -46,17 +50,21 @@ TEST(PoolLint, TaintMissingAndItsFix) {
                                      "kubernetes.io/arch=arm64:NoSchedule"),
             std::string::npos);
   // A startup taint is not the taint.
-  EXPECT_EQ(rules(node_pool("      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n"
-                            "      startupTaints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]\n")),
-            Rules{"pool-arch-taint-missing"});
-  EXPECT_EQ(rules(node_pool("      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n"
-                            "      taints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]\n")),
+  EXPECT_EQ(
+      rules(node_pool(
+          "      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n"
+          "      startupTaints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]\n")),
+      Rules{"pool-arch-taint-missing"});
+  EXPECT_EQ(rules(node_pool(
+                "      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]\n"
+                "      taints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]\n")),
             Rules{});
 }
 
 TEST(PoolLint, Overreach) {
-  EXPECT_EQ(rules(node_pool("      requirements: [{key: kubernetes.io/arch, operator: Exists}]\n"
-                            "      taints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]\n")),
+  EXPECT_EQ(rules(node_pool(
+                "      requirements: [{key: kubernetes.io/arch, operator: Exists}]\n"
+                "      taints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]\n")),
             Rules{"pool-arch-taint-overreach"});
 }
 

@@ -181,14 +181,14 @@ spec:
 }
 
 TEST(InstanceTypes, GravitonAndTheOthers) {
-  for (const char* arm : {"m6g.large", "c6gn.xlarge", "t4g.micro", "a1.medium", "im4gn.large",
-                          "is4gen.xlarge", "x2gd.large", "g5g.xlarge", "mac2-m2pro.metal",
-                          "c8g.48xlarge", "r7gd.medium"}) {
+  for (const char* arm :
+       {"m6g.large", "c6gn.xlarge", "t4g.micro", "a1.medium", "im4gn.large", "is4gen.xlarge",
+        "x2gd.large", "g5g.xlarge", "mac2-m2pro.metal", "c8g.48xlarge", "r7gd.medium"}) {
     EXPECT_EQ(aws_instance_arch(arm), "arm64") << arm;
   }
-  for (const char* x86 : {"m5.large", "m7i-flex.large", "c5n.18xlarge", "g4dn.xlarge",
-                          "p4d.24xlarge", "inf2.xlarge", "mac1.metal", "u-6tb1.metal", "t3a.nano",
-                          "i4i.large", "hpc7a.96xlarge"}) {
+  for (const char* x86 :
+       {"m5.large", "m7i-flex.large", "c5n.18xlarge", "g4dn.xlarge", "p4d.24xlarge", "inf2.xlarge",
+        "mac1.metal", "u-6tb1.metal", "t3a.nano", "i4i.large", "hpc7a.96xlarge"}) {
     EXPECT_EQ(aws_instance_arch(x86), "amd64") << x86;
   }
   for (const char* unknown : {"q9x.large", "n2-standard-4", "Standard_D4ps_v5", "large", ""}) {

@@ -1,7 +1,7 @@
 // Domains of label values: what requirements allow, and when two agree.
-#include <gtest/gtest.h>
-
 #include <random>
+
+#include <gtest/gtest.h>
 
 #include <archfit/pools/requirement.hpp>
 
@@ -49,8 +49,9 @@ TEST(Domain, IntegerBounds) {
 TEST(Domain, DescribesAsKarpenterPrints) {
   EXPECT_EQ(describe(req("kubernetes.io/arch", Operator::In, {"arm64", "amd64"})),
             "kubernetes.io/arch In [amd64 arm64]");
-  EXPECT_EQ(domain_of(req("kubernetes.io/arch", Operator::In, {"amd64"})).describe("kubernetes.io/arch"),
-            "kubernetes.io/arch In [amd64]");
+  EXPECT_EQ(
+      domain_of(req("kubernetes.io/arch", Operator::In, {"amd64"})).describe("kubernetes.io/arch"),
+      "kubernetes.io/arch In [amd64]");
   EXPECT_EQ(Domain::absent().describe("team"), "team DoesNotExist");
   EXPECT_EQ(Domain::present().describe("team"), "team Exists");
   std::string why;
@@ -78,12 +79,26 @@ TEST(Domain, CompatibleExactlyWhenSomeNodeSatisfiesBoth) {
     for (const Requirement& r : rs) {
       bool ok = false;
       switch (r.op) {
-        case Operator::In: ok = v && std::find(r.values.begin(), r.values.end(), *v) != r.values.end(); break;
-        case Operator::NotIn: ok = !v || std::find(r.values.begin(), r.values.end(), *v) == r.values.end(); break;
-        case Operator::Exists: ok = v.has_value(); break;
-        case Operator::DoesNotExist: ok = !v; break;
-        case Operator::Gt: ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') && std::stoi(*v) > std::stoi(r.values[0]); break;
-        case Operator::Lt: ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') && std::stoi(*v) < std::stoi(r.values[0]); break;
+        case Operator::In:
+          ok = v && std::find(r.values.begin(), r.values.end(), *v) != r.values.end();
+          break;
+        case Operator::NotIn:
+          ok = !v || std::find(r.values.begin(), r.values.end(), *v) == r.values.end();
+          break;
+        case Operator::Exists:
+          ok = v.has_value();
+          break;
+        case Operator::DoesNotExist:
+          ok = !v;
+          break;
+        case Operator::Gt:
+          ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') &&
+               std::stoi(*v) > std::stoi(r.values[0]);
+          break;
+        case Operator::Lt:
+          ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') &&
+               std::stoi(*v) < std::stoi(r.values[0]);
+          break;
       }
       if (!ok) return false;
     }
@@ -93,13 +108,17 @@ TEST(Domain, CompatibleExactlyWhenSomeNodeSatisfiesBoth) {
     std::vector<Requirement> a{random_req()}, b{random_req()};
     if (rng() % 2 == 0) a.push_back(random_req());
     Domain da = Domain::any(), db = Domain::any();
-    for (const Requirement& r : a) da.narrow(r);
-    for (const Requirement& r : b) db.narrow(r);
+    for (const Requirement& r : a)
+      da.narrow(r);
+    for (const Requirement& r : b)
+      db.narrow(r);
     // Values outside the universe: a string not named, integers above and below.
     std::vector<std::optional<std::string>> nodes = {std::nullopt, "zz", "7", "0", "-5"};
-    for (const std::string& v : universe) nodes.push_back(v);
+    for (const std::string& v : universe)
+      nodes.push_back(v);
     bool some = false;
-    for (const auto& v : nodes) some = some || (holds(a, v) && holds(b, v));
+    for (const auto& v : nodes)
+      some = some || (holds(a, v) && holds(b, v));
     EXPECT_EQ(da.compatible(db), some) << describe(a[0]) << " / " << describe(b[0]);
   }
 }

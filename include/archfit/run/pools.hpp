@@ -1,0 +1,48 @@
+// Node pools in a run: the pools of the input (read before any document is
+// analysed, since a pool may come after the workloads it must host) and of
+// each configuration; the pool rules on pool objects, with fix's taints; and
+// every pod template checked against the pools (no-feasible-pool).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <archfit/placement/config.hpp>
+#include <archfit/placement/finding.hpp>
+#include <archfit/pools/lint.hpp>
+#include <archfit/pools/pool.hpp>
+#include <archfit/run/document_edits.hpp>
+#include <archfit/run/run.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::run {
+
+// The pools of the files' documents, in file and document order. Throws
+// Error(Input) at the place of a pool field that cannot be read.
+std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
+                                      const std::vector<Setting>& settings);
+
+// The taints nodes of each architecture carry, from the tolerations the
+// configuration gives pods for it.
+pools::ArchTaints arch_taints(const placement::Config& config);
+
+struct PoolDocument {
+  std::vector<placement::Finding> findings;
+  std::optional<std::string> text;  // the new document text, when fix changes it
+};
+
+// The pool rules on a document that is a pool object, and with fix (and
+// nodePools.fix) the taints it lacks appended, recorded in its
+// archfit.io/owned annotation; --remove takes out what the record names.
+PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_line,
+                                   const std::string& file, std::uint32_t document,
+                                   const placement::Config& config, Task task);
+
+// no-feasible-pool for a planned template, as fix leaves it, when no pool
+// can run its pods; nothing when one can or there are no pools.
+std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
+                                                    const std::vector<pools::Pool>& pools);
+
+}  // namespace archfit::run

@@ -1,0 +1,81 @@
+// Readers of the nodePools section: pools that are not manifests, and the
+// architectures of instance types archfit does not know.
+#include <set>
+
+#include <archfit/config/names.hpp>
+#include <archfit/config/schema.hpp>
+
+namespace archfit::config {
+
+namespace {
+
+pools::Taint read_taint(const Field& item) {
+  pools::Taint t;
+  for (const Field::Entry& e : item.entries({"key", "value", "effect"})) {
+    if (e.value.is_null()) continue;
+    if (e.key == "key") {
+      t.key = e.value.as_string();
+      require(Syntax::QualifiedName, t.key, "taint key", e.value);
+    } else if (e.key == "value") {
+      t.value = e.value.as_string();
+      if (!t.value.empty()) require(Syntax::LabelValue, t.value, "taint value", e.value);
+    } else {
+      static const std::vector<std::string_view> kEffects = {"NoSchedule", "PreferNoSchedule",
+                                                             "NoExecute"};
+      t.effect = kEffects[e.value.as_enum("an effect", kEffects)];
+    }
+  }
+  if (t.key.empty())
+    item.fail("a taint needs a key, e.g. {key: dedicated, value: gpu, effect: NoSchedule}");
+  if (t.effect.empty())
+    item.fail("a taint needs an effect: NoSchedule, PreferNoSchedule or NoExecute");
+  return t;
+}
+
+}  // namespace
+
+void read_declared_pools(const Field& value, ParsedConfig& out) {
+  std::vector<pools::Pool>& declared = out.config.node_pools.declared;
+  declared.clear();
+  std::set<std::string> names;
+  for (const Field& item : value.items()) {
+    pools::Pool p;
+    p.source = pools::PoolSource::Declared;
+    Location where = item.where();
+    p.file = where.file;
+    p.line = where.line;
+    p.column = where.column;
+    for (const Field::Entry& e : item.entries({"name", "labels", "taints", "archs"})) {
+      if (e.value.is_null()) continue;
+      if (e.key == "name") {
+        p.name = e.value.as_string();
+        if (!names.insert(p.name).second) e.value.fail("names a pool twice: \"" + p.name + "\"");
+      } else if (e.key == "labels") {
+        p.labels = read_labels(e.value);
+      } else if (e.key == "taints") {
+        for (const Field& t : e.value.items())
+          p.taints.push_back(read_taint(t));
+      } else {
+        for (const Field& a : e.value.items())
+          p.instance_archs.insert(a.as_architecture());
+      }
+    }
+    if (p.name.empty()) item.fail("a pool needs a name, e.g. {name: arm-spot, archs: [arm64]}");
+    if (!p.instance_archs.empty()) {
+      p.requirements.push_back(
+          pools::Requirement{pools::kArchLabel,
+                             pools::Operator::In,
+                             {p.instance_archs.begin(), p.instance_archs.end()}});
+    }
+    declared.push_back(std::move(p));
+  }
+}
+
+void read_instance_archs(const Field& value, ParsedConfig& out) {
+  std::map<std::string, std::string>& archs = out.config.node_pools.instance_archs;
+  archs.clear();
+  for (const Field::Entry& e : value.entries())
+    archs[e.key] = e.value.as_architecture();
+}
+
+}  // namespace archfit::config

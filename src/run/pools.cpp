@@ -1,0 +1,334 @@
+#include <algorithm>
+#include <set>
+
+#include <archfit/base/error.hpp>
+#include <archfit/edit/document.hpp>
+#include <archfit/placement/ownership.hpp>
+#include <archfit/pools/feasibility.hpp>
+#include <archfit/pools/read.hpp>
+#include <archfit/report/rules.hpp>
+#include <archfit/run/pools.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
+#include <archfit/yaml/value.hpp>
+
+namespace archfit::run {
+
+namespace {
+
+using yaml::Value;
+
+// Pools listed in a no-feasible-pool message; the rest are counted.
+constexpr std::size_t kPoolsNamed = 10;
+
+placement::Finding finding(std::string rule, std::string message, const std::string& file,
+                           std::uint32_t document, yaml::NodeRef at,
+                           placement::ResourceRef resource) {
+  placement::Finding f;
+  f.severity = report::rule(rule).severity;
+  f.rule = std::move(rule);
+  f.message = std::move(message);
+  f.file = file;
+  f.document = document;
+  f.line = at.line();
+  f.column = at.column();
+  f.resource = std::move(resource);
+  return f;
+}
+
+std::vector<std::string> taints_path(const pools::Pool& p) {
+  if (p.source == pools::PoolSource::NodePool) return {"spec", "template", "spec", "taints"};
+  return {"spec", "taints"};
+}
+
+placement::Path record_path(const std::vector<std::string>& keys) {
+  placement::Path out;
+  for (const std::string& k : keys)
+    out.push_back(placement::PathStep::of(k));
+  return out;
+}
+
+const Value* at(const Value& v, const std::vector<std::string>& path) {
+  const Value* node = &v;
+  for (const std::string& k : path) {
+    node = node->is_mapping() ? node->find(k) : nullptr;
+    if (node == nullptr) return nullptr;
+  }
+  return node;
+}
+
+Value taint_value(const pools::Taint& t) {
+  Value out = Value::mapping();
+  out.set("key", Value::string(t.key));
+  if (!t.value.empty()) out.set("value", Value::string(t.value));
+  out.set("effect", Value::string(t.effect));
+  return out;
+}
+
+// A Karpenter pool's taints and annotations as the user wrote them: without
+// what the pool's record says archfit added (and still holds as written).
+struct UserPool {
+  std::optional<Value> taints;
+  std::optional<Value> annotations;
+  std::string refused;  // why the record cannot be read
+};
+
+const std::vector<std::string> kAnnotationsPath = {"metadata", "annotations"};
+
+UserPool user_pool(const Value& object, const std::vector<std::string>& tpath) {
+  UserPool out;
+  const Value* current_taints = at(object, tpath);
+  const Value* current_annotations = at(object, kAnnotationsPath);
+  std::set<std::size_t> ours;
+  bool created_taints = false, created_annotations = false;
+  const Value* owned = current_annotations != nullptr && current_annotations->is_mapping()
+                           ? current_annotations->find(placement::kOwnedAnnotation)
+                           : nullptr;
+  if (owned != nullptr) {
+    std::string why = "not a string";
+    std::optional<placement::Ownership> record =
+        owned->is_string() ? placement::Ownership::parse(owned->as_string(), &why) : std::nullopt;
+    if (!record) {
+      out.refused = "its annotation " + std::string(placement::kOwnedAnnotation) +
+                    " cannot be read (" + why + ")";
+      return out;
+    }
+    const placement::Path taints = record_path(tpath);
+    for (const placement::OwnedEntry& e : record->entries) {
+      if (e.kind == placement::OwnedEntry::Kind::Created) {
+        created_taints = created_taints || e.path == taints;
+        created_annotations = created_annotations || e.path == record_path(kAnnotationsPath);
+        continue;
+      }
+      bool in_taints =
+          e.kind == placement::OwnedEntry::Kind::Wrote && e.path.size() == taints.size() + 1 &&
+          std::equal(taints.begin(), taints.end(), e.path.begin()) && e.path.back().is_index;
+      if (in_taints && current_taints != nullptr && current_taints->is_sequence() &&
+          e.path.back().index < current_taints->items().size() &&
+          placement::data_hash(current_taints->items()[e.path.back().index]) == e.hash) {
+        ours.insert(e.path.back().index);  // still as archfit wrote it
+      }
+    }
+  }
+  if (current_taints != nullptr) {
+    if (current_taints->is_sequence()) {
+      Value::Sequence kept;
+      for (std::size_t i = 0; i < current_taints->items().size(); ++i) {
+        if (!ours.contains(i)) kept.push_back(current_taints->items()[i]);
+      }
+      if (!(created_taints && kept.empty())) out.taints = Value::sequence(std::move(kept));
+    } else {
+      out.taints = *current_taints;
+    }
+  }
+  if (current_annotations != nullptr) {
+    Value a = *current_annotations;
+    if (a.is_mapping()) a.erase(placement::kOwnedAnnotation);
+    if (!(created_annotations && a.is_mapping() && a.entries().empty()))
+      out.annotations = std::move(a);
+  }
+  return out;
+}
+
+std::vector<pools::Taint> taints_of(const std::optional<Value>& list) {
+  std::vector<pools::Taint> out;
+  if (!list || !list->is_sequence()) return out;
+  auto text = [](const Value& item, std::string_view key) {
+    const Value* v = item.find(key);
+    return v != nullptr && v->is_string() ? v->as_string() : std::string();
+  };
+  for (const Value& item : list->items())
+    out.push_back(pools::Taint{text(item, "key"), text(item, "value"), text(item, "effect")});
+  return out;
+}
+
+// The changes from the object to the user's pool with `add` appended and
+// recorded.
+std::vector<yaml::FieldChange> pool_changes(const Value& object,
+                                            const std::vector<std::string>& tpath, UserPool user,
+                                            const std::vector<pools::Taint>& add) {
+  placement::Ownership record;
+  if (!add.empty()) {
+    if (!user.taints) {
+      record.entries.push_back(
+          {placement::OwnedEntry::Kind::Created, record_path(tpath), 0, 0, {}, {}});
+      user.taints = Value::sequence();
+    }
+    for (const pools::Taint& t : add) {
+      Value v = taint_value(t);
+      placement::Path p = record_path(tpath);
+      p.push_back(placement::PathStep::at(user.taints->items().size()));
+      record.entries.push_back(
+          {placement::OwnedEntry::Kind::Wrote, p, placement::data_hash(v), 0, {}, {}});
+      user.taints->items().push_back(std::move(v));
+    }
+    if (!user.annotations) {
+      record.entries.insert(
+          record.entries.begin(),
+          {placement::OwnedEntry::Kind::Created, record_path(kAnnotationsPath), 0, 0, {}, {}});
+      user.annotations = Value::mapping();
+    }
+    user.annotations->set(placement::kOwnedAnnotation, Value::string(record.str()));
+  }
+  std::vector<yaml::FieldChange> out;
+  auto change = [&out](const std::vector<std::string>& path, const Value* from,
+                       const std::optional<Value>& to) {
+    if (to && (from == nullptr || !(*from == *to))) {
+      out.push_back(yaml::FieldChange{path, *to, false, std::nullopt});
+    } else if (!to && from != nullptr) {
+      out.push_back(yaml::FieldChange{path, Value(), true, std::nullopt});
+    }
+  };
+  change(tpath, at(object, tpath), user.taints);
+  change(kAnnotationsPath, at(object, kAnnotationsPath), user.annotations);
+  return out;
+}
+
+}  // namespace
+
+std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
+                                      const std::vector<Setting>& settings) {
+  std::vector<pools::Pool> out;
+  for (const FileResult& file : files) {
+    if (!pools::may_hold_pools(file.original)) continue;
+    pools::ReadOptions options{settings[file.setting].config->node_pools.instance_archs};
+    yaml::StreamSplitter split(file.original);
+    std::uint32_t index = 0;
+    for (std::optional<yaml::DocumentText> doc = split.next(); doc; doc = split.next(), ++index) {
+      if (!doc->has_content || !pools::may_hold_pools(doc->text)) continue;
+      try {
+        yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
+        for (pools::Pool& p : pools::read_pools(tree.root(), options)) {
+          p.file = file.input.name;
+          p.document = index;
+          out.push_back(std::move(p));
+        }
+      } catch (const Error& e) {
+        throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+      }
+    }
+  }
+  return out;
+}
+
+pools::ArchTaints arch_taints(const placement::Config& config) {
+  pools::ArchTaints out;
+  for (const image::Platform& p : config.cluster_platforms)
+    out.cluster.insert(p.architecture);
+  for (const auto& [arch, conventions] : config.architectures) {
+    if (!out.cluster.contains(arch)) continue;
+    std::vector<pools::Taint>& taints = out.by_arch[arch];
+    for (const placement::Toleration& t : conventions.tolerations) {
+      if (t.key.empty()) continue;
+      taints.push_back(pools::Taint{t.key, t.op == "Exists" ? "" : t.value,
+                                    t.effect.empty() ? "NoSchedule" : t.effect});
+    }
+  }
+  return out;
+}
+
+PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_line,
+                                   const std::string& file, std::uint32_t document,
+                                   const placement::Config& config, Task task) {
+  PoolDocument out;
+  yaml::NodeRef root = tree.root();
+  std::vector<pools::Pool> found =
+      pools::read_pools(root, pools::ReadOptions{config.node_pools.instance_archs});
+  if (found.empty()) return out;
+  pools::ArchTaints conventions = arch_taints(config);
+  const bool may_edit = task == Task::Remove || (task == Task::Fix && config.node_pools.fix);
+  // fix edits a Karpenter pool's taints when they are a list or not there.
+  Value object = yaml::to_value(root);
+  auto editable_taints = [&object](const pools::Pool& pool) {
+    const Value* taints = at(object, taints_path(pool));
+    return pool.karpenter() && (taints == nullptr || taints->is_sequence());
+  };
+  for (pools::Pool& pool : found) {
+    pool.file = file;
+    pool.document = document;
+    bool editable = editable_taints(pool) && config.node_pools.fix;
+    for (pools::PoolProblem& problem : pools::lint_pool(pool, conventions)) {
+      yaml::NodeRef at = root;
+      if (!pool.path.empty()) {
+        std::string list = pool.path.substr(0, pool.path.find('['));
+        std::size_t i = std::stoul(pool.path.substr(list.size() + 1));
+        at = yaml::lookup(root.resolved(), list).resolved().item(i);
+      }
+      placement::Finding f = finding(problem.rule, std::move(problem.message), file, document, at,
+                                     {pool.api_version, pool.kind, pool.name, ""});
+      f.fixable = !problem.add.empty() && editable;
+      f.field_path = pool.path.empty() ? "" : pool.path + ".taints";
+      out.findings.push_back(std::move(f));
+    }
+  }
+  if (!may_edit || found.size() != 1 || !editable_taints(found[0])) return out;
+  const pools::Pool& pool = found[0];
+  const std::vector<std::string> tpath = taints_path(pool);
+  UserPool user = user_pool(object, tpath);
+  if (!user.refused.empty()) {
+    out.findings.push_back(
+        finding("uneditable-yaml",
+                "archfit leaves this pool as it is: " + user.refused + "; make the change by hand",
+                file, document, root, {pool.api_version, pool.kind, pool.name, ""}));
+    return out;
+  }
+  // What the user's pool lacks.
+  std::vector<pools::Taint> add;
+  if (task == Task::Fix) {
+    pools::Pool as_written = pool;
+    as_written.taints = taints_of(user.taints);
+    for (const pools::PoolProblem& problem : pools::lint_pool(as_written, conventions))
+      add.insert(add.end(), problem.add.begin(), problem.add.end());
+  }
+  std::vector<yaml::FieldChange> changes = pool_changes(object, tpath, std::move(user), add);
+  if (changes.empty()) return out;
+  std::vector<edit::TemplateEdit> edits{edit::TemplateEdit{root, "", &changes}};
+  edit::DocumentResult r = edit::edit_document(tree, first_line, edits);
+  if (!r.uneditable.empty() || !r.unverified.empty()) {
+    std::string why = !r.uneditable.empty() ? r.uneditable[0].second
+                                            : "the edit did not check out (" + r.unverified +
+                                                  "); please report this with the document";
+    out.findings.push_back(
+        finding("uneditable-yaml",
+                "archfit leaves this pool as it is: " + why + "; make the change by hand", file,
+                document, root, {pool.api_version, pool.kind, pool.name, ""}));
+    for (placement::Finding& f : out.findings)
+      f.fixable = false;
+    return out;
+  }
+  if (r.changed) out.text = std::move(r.text);
+  return out;
+}
+
+std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
+                                                    const std::vector<pools::Pool>& all) {
+  if (all.empty()) return std::nullopt;
+  const Value* spec = t.plan.desired.find("spec");
+  pools::PodNeeds needs = pools::needs_of(spec != nullptr ? *spec : Value::mapping());
+  if (!t.plan.platforms.empty()) {
+    std::set<std::string> archs;
+    for (const image::Platform& p : t.plan.platforms)
+      archs.insert(p.architecture);
+    needs.archs = std::move(archs);
+  }
+  std::string reasons;
+  std::size_t named = 0;
+  for (const pools::Pool& pool : all) {
+    std::optional<std::string> why = pools::why_not(needs, pool);
+    if (!why) return std::nullopt;
+    if (named++ < kPoolsNamed)
+      reasons += (reasons.empty() ? "" : "; ") + pool.title() + ": " + *why;
+  }
+  if (named > kPoolsNamed)
+    reasons += "; and " + std::to_string(named - kPoolsNamed) + " more pools";
+  const manifest::Workload& w = *t.where.workload;
+  placement::Finding f =
+      finding("no-feasible-pool",
+              "no node pool can run the pods of " + w.kind + " \"" + w.name + "\": " + reasons,
+              t.where.file, t.where.document, t.where.pod_template->node,
+              {w.api_version, w.kind, w.name, w.namespace_name});
+  f.field_path = t.path.empty() ? "spec" : t.path + ".spec";
+  return f;
+}
+
+}  // namespace archfit::run
