@@ -98,6 +98,20 @@ constexpr std::array kRules = {
     Rule{"pool-unknown-arch", Severity::Warning, false,
          "archfit does not know the architecture of a node group's instance type",
          "Name it in nodePools.instanceArchs so that pool rules and feasibility can use it."},
+    Rule{"spread-not-split", Severity::Warning, true,
+         "A Deployment asks for a weighted spread that archfit has not written out",
+         "A CustomPodScheduleStrategy annotation or a PodDistributor divides its replicas among "
+         "node groups. fix splits it into one Deployment per group with exactly its share."},
+    Rule{"spread-refused", Severity::Warning, false,
+         "archfit does not split a workload that asks for a weighted spread",
+         "An autoscaler scales it, it is not a Deployment, or its fields are not what a split "
+         "can give back byte for byte; the message says which."},
+    Rule{"spread-group-excluded", Severity::Warning, false,
+         "A spread's node group is left out because its nodes cannot run the images",
+         "Its replicas go to the other groups, by base and weight."},
+    Rule{"spread-webhook", Severity::Info, false,
+         "An in-cluster spreading webhook reads the same spread",
+         "While one runs, it places the pods itself and overrides what archfit wrote."},
 };
 
 }  // namespace

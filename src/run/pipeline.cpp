@@ -16,6 +16,7 @@
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/image_answer.hpp>
 #include <archfit/run/pools.hpp>
+#include <archfit/run/spread.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -413,6 +414,30 @@ class Pipeline {
   std::vector<Piece> window_;
 };
 
+// The architectures a template's images run on, as the lock file and the
+// cache know them (nothing when one of them is not known there).
+ArchLookup local_archs(const Setting& setting) {
+  return [setting](const manifest::PodTemplate& t) -> std::optional<std::set<std::string>> {
+    std::optional<std::set<std::string>> out;
+    for (const manifest::Container& c : t.containers) {
+      if (!c.reference || c.pull_policy == "Never") continue;
+      const resolve::Resolution* r = setting.resolver->resolve_local(
+          *c.reference, tag_ttl(setting.resolver->settings(), c.pull_policy));
+      if (r == nullptr || !r->ok) return std::nullopt;
+      std::set<std::string> archs;
+      for (const image::Platform& p : r->platforms) {
+        if (setting.config->cluster_platforms.contains(p)) archs.insert(p.architecture);
+      }
+      if (out) {
+        std::erase_if(*out, [&archs](const std::string& a) { return !archs.contains(a); });
+      } else {
+        out = std::move(archs);
+      }
+    }
+    return out;
+  };
+}
+
 }  // namespace
 
 Input Input::in_memory(std::string name, std::string text) {
@@ -469,12 +494,37 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
       throw e.in_file(input->file.name);
     }
   }
-  // Every file is read before any is analysed: a node pool may come after
-  // the workloads it must host.
-  Pipeline pipeline(settings, task, sink, options, run, stream_pools(run.files, settings));
+  // Every file is read before any is analysed: a node pool, a PodDistributor
+  // or an autoscaler may come after the workloads it is about.
+  std::vector<pools::Pool> stream = stream_pools(run.files, settings);
+  SpreadWorld world = spread_world(run.files, stream);
+  // Splits are done (or undone) on the text before anything else; the run
+  // then places the pieces as any other Deployments.
+  std::vector<std::optional<std::string>> unsplit(run.files.size());
+  for (std::size_t i = 0; i < run.files.size(); ++i) {
+    FileResult& file = run.files[i];
+    std::optional<std::string> text =
+        respread(file.original, world, task, local_archs(settings[file.setting]));
+    if (!text) continue;
+    unsplit[i] = std::move(file.original);
+    file.original = std::move(*text);
+  }
+  SpreadAnalyzer spread(world, local_archs(settings.front()));
+  RunOptions with_spread = options;
+  with_spread.analyzers.push_back(&spread);
+  Pipeline pipeline(settings, task, sink, with_spread, run, stream);
   for (FileResult& file : run.files)
     pipeline.first_pass(file);
   pipeline.second_pass();
+  // A file that was split is one change of the whole file.
+  for (std::size_t i = 0; i < run.files.size(); ++i) {
+    if (!unsplit[i]) continue;
+    FileResult& file = run.files[i];
+    std::string output = file.output();
+    file.original = std::move(*unsplit[i]);
+    file.edits = Splices();
+    file.edits.replace(0, file.original.size(), std::move(output));
+  }
   return run;
 }
 

@@ -1,0 +1,43 @@
+// Weighted spread: how a workload's replicas are to be divided among node
+// groups, as the in-cluster spreading webhooks were told (the
+// CustomPodScheduleStrategy annotation, PodDistributor objects of
+// versprei.versprei.io/v1beta1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <archfit/pools/strategy.hpp>
+#include <archfit/yaml/node.hpp>
+
+namespace archfit::pools {
+
+inline constexpr const char* kStrategyAnnotation = "CustomPodScheduleStrategy";
+
+// A PodDistributor: the groups (spec.distribution[].nodeLabel "key=value",
+// weight) for the workload spec.target names.
+struct Distributor {
+  std::string name;
+  std::string namespace_name;
+  std::string file;
+  std::uint32_t line = 0;
+  std::string target_api_version;
+  std::string target_kind;
+  std::string target_name;
+  std::vector<StrategyGroup> groups;
+
+  // "PodDistributor \"web\" (spread.yaml:3)"
+  std::string title() const;
+};
+
+// Whether a document's text may hold a PodDistributor.
+bool may_hold_distributors(std::string_view text);
+
+// The PodDistributor a document is, or nothing for other objects. Throws
+// Error(Input) at the value that is not what the kind allows.
+std::optional<Distributor> read_distributor(yaml::NodeRef root);
+
+}  // namespace archfit::pools

@@ -1,0 +1,70 @@
+// Weighted spread realised offline by splitting: a Deployment with a spread
+// (a CustomPodScheduleStrategy annotation, or a PodDistributor naming it)
+// becomes one Deployment per node group, each with its exact share of the
+// replicas (bases first, then by weight: pools::try_allocate), its group's
+// nodeSelector, a selector label of its own (archfit.io/spread-group) and a
+// derived name. Every piece records the split in its archfit.io/split
+// annotation:
+//
+//   archfit.io/split: "1/3 of web replicas=10 +nodeSelector"
+//
+// (piece 1 of 3 of Deployment "web", which had `replicas: 10`, "-" when it
+// had none; `+field` for a mapping archfit created: nodeSelector,
+// annotations). --remove drops pieces 2.. and takes the split out of piece
+// 1, giving back the Deployment's bytes; fix first does the same and then
+// splits again, so a second fix changes nothing and new weights take effect.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <archfit/manifest/workload.hpp>
+#include <archfit/pools/pool.hpp>
+#include <archfit/pools/spread.hpp>
+#include <archfit/run/run.hpp>
+
+namespace archfit::run {
+
+inline constexpr const char* kSplitAnnotation = "archfit.io/split";
+inline constexpr const char* kGroupLabel = "archfit.io/spread-group";
+
+// What the whole input says that a split needs: the PodDistributors, which
+// Deployments an autoscaler scales, and the node pools.
+struct SpreadWorld {
+  std::vector<pools::Distributor> distributors;
+  std::set<std::string> autoscaled;  // "namespace/name" of Deployments
+  std::vector<pools::Pool> pools;
+};
+
+// Throws Error(Input) at a PodDistributor field that cannot be read.
+SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools);
+
+// The text may hold something to split or a split to undo.
+bool may_spread(std::string_view text, const SpreadWorld& world);
+
+// The file's text with every split taken out (Task::Remove), or taken out
+// and done again (Task::Fix); nullopt when that is the text itself.
+// `archs` gives, per Deployment, the architectures its images run on when
+// the lock file or cache knows them (groups whose pools run none of them are
+// left out).
+using ArchLookup = std::function<std::optional<std::set<std::string>>(const manifest::PodTemplate&)>;
+std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,
+                                    const ArchLookup& archs);
+
+// The findings about spreads: Deployments fix would split (fixable), spreads
+// it refuses and why, groups it leaves out, and that an in-cluster webhook
+// reading the same annotation or PodDistributor would still act.
+class SpreadAnalyzer : public Analyzer {
+ public:
+  SpreadAnalyzer(const SpreadWorld& world, ArchLookup archs) : world_(world), archs_(std::move(archs)) {}
+  void analyze(const DocumentView& document, std::vector<placement::Finding>& findings) const override;
+
+ private:
+  const SpreadWorld& world_;
+  ArchLookup archs_;
+};
+
+}  // namespace archfit::run

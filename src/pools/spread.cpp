@@ -1,0 +1,69 @@
+#include <archfit/base/error.hpp>
+#include <archfit/pools/spread.hpp>
+
+namespace archfit::pools {
+
+namespace {
+
+using yaml::NodeRef;
+
+[[noreturn]] void refuse(NodeRef at, const std::string& message) {
+  fail(ErrorKind::Input, message, Location{"", at.line(), at.column()});
+}
+
+NodeRef field(NodeRef mapping, std::string_view key) {
+  NodeRef m = mapping.resolved();
+  return m.is_mapping() ? yaml::lookup(m, key).resolved() : NodeRef();
+}
+
+std::string text_of(NodeRef node) { return node.is_scalar() ? std::string(node.scalar()) : ""; }
+
+}  // namespace
+
+std::string Distributor::title() const {
+  std::string out = "PodDistributor \"" + name + "\"";
+  if (!file.empty()) out += " (" + file + ":" + std::to_string(line) + ")";
+  return out;
+}
+
+bool may_hold_distributors(std::string_view text) {
+  return text.find("PodDistributor") != std::string_view::npos;
+}
+
+std::optional<Distributor> read_distributor(NodeRef root) {
+  root = root.resolved();
+  if (text_of(field(root, "kind")) != "PodDistributor" ||
+      !text_of(field(root, "apiVersion")).starts_with("versprei.versprei.io/")) {
+    return std::nullopt;
+  }
+  Distributor d;
+  d.name = text_of(field(field(root, "metadata"), "name"));
+  d.namespace_name = text_of(field(field(root, "metadata"), "namespace"));
+  d.line = root.line();
+  NodeRef spec = field(root, "spec");
+  NodeRef target = field(spec, "target");
+  d.target_api_version = text_of(field(target, "apiVersion"));
+  d.target_kind = text_of(field(target, "kind"));
+  d.target_name = text_of(field(target, "name"));
+  if (d.target_name.empty()) refuse(target ? target : root, "a PodDistributor needs spec.target.name");
+  NodeRef list = field(spec, "distribution");
+  if (!list.is_sequence() || list.size() == 0)
+    refuse(list ? list : root, "a PodDistributor needs spec.distribution, a list of {nodeLabel, weight}");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    NodeRef item = list.item(i).resolved();
+    NodeRef label = field(item, "nodeLabel");
+    std::string text = text_of(label);
+    std::size_t eq = text.find('=');
+    if (eq == std::string::npos || eq == 0)
+      refuse(label ? label : item, "nodeLabel must read key=value, e.g. type=spot; it reads \"" + text + "\"");
+    NodeRef weight = field(item, "weight");
+    yaml::Resolved w = weight.is_scalar() ? weight.resolve() : yaml::Resolved{};
+    if (w.type != yaml::ScalarType::Int || w.integer < 0 || w.integer > kMaxWeight)
+      refuse(weight ? weight : item, "weight must be an integer from 0 to " + std::to_string(kMaxWeight));
+    d.groups.push_back(StrategyGroup{text.substr(0, eq), text.substr(eq + 1),
+                                     Share{0, static_cast<std::uint32_t>(w.integer)}});
+  }
+  return d;
+}
+
+}  // namespace archfit::pools
