@@ -16,7 +16,9 @@ NodeRef field(NodeRef mapping, std::string_view key) {
   return m.is_mapping() ? yaml::lookup(m, key).resolved() : NodeRef();
 }
 
-std::string text_of(NodeRef node) { return node.is_scalar() ? std::string(node.scalar()) : ""; }
+std::string text_of(NodeRef node) {
+  return node.is_scalar() ? std::string(node.scalar()) : "";
+}
 
 }  // namespace
 
@@ -45,21 +47,25 @@ std::optional<Distributor> read_distributor(NodeRef root) {
   d.target_api_version = text_of(field(target, "apiVersion"));
   d.target_kind = text_of(field(target, "kind"));
   d.target_name = text_of(field(target, "name"));
-  if (d.target_name.empty()) refuse(target ? target : root, "a PodDistributor needs spec.target.name");
+  if (d.target_name.empty())
+    refuse(target ? target : root, "a PodDistributor needs spec.target.name");
   NodeRef list = field(spec, "distribution");
   if (!list.is_sequence() || list.size() == 0)
-    refuse(list ? list : root, "a PodDistributor needs spec.distribution, a list of {nodeLabel, weight}");
+    refuse(list ? list : root,
+           "a PodDistributor needs spec.distribution, a list of {nodeLabel, weight}");
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
     NodeRef label = field(item, "nodeLabel");
     std::string text = text_of(label);
     std::size_t eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
-      refuse(label ? label : item, "nodeLabel must read key=value, e.g. type=spot; it reads \"" + text + "\"");
+      refuse(label ? label : item,
+             "nodeLabel must read key=value, e.g. type=spot; it reads \"" + text + "\"");
     NodeRef weight = field(item, "weight");
     yaml::Resolved w = weight.is_scalar() ? weight.resolve() : yaml::Resolved{};
     if (w.type != yaml::ScalarType::Int || w.integer < 0 || w.integer > kMaxWeight)
-      refuse(weight ? weight : item, "weight must be an integer from 0 to " + std::to_string(kMaxWeight));
+      refuse(weight ? weight : item,
+             "weight must be an integer from 0 to " + std::to_string(kMaxWeight));
     d.groups.push_back(StrategyGroup{text.substr(0, eq), text.substr(eq + 1),
                                      Share{0, static_cast<std::uint32_t>(w.integer)}});
   }

@@ -16,8 +16,8 @@
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/image_answer.hpp>
 #include <archfit/run/pools.hpp>
-#include <archfit/run/spread.hpp>
 #include <archfit/run/run.hpp>
+#include <archfit/run/spread.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -258,9 +258,10 @@ class Pipeline {
       work.object = manifest::is_object(tree);
       work.secrets = manifest::find_pull_secrets(tree);
     }
-    if (mode == Mode::Full && pools::may_hold_pools(doc.text) && pools::is_pool_object(tree.root())) {
-      PoolDocument pool = analyze_pool_document(tree, doc.first_line, file.input.name, piece.index,
-                                                config, task_);
+    if (mode == Mode::Full && pools::may_hold_pools(doc.text) &&
+        pools::is_pool_object(tree.root())) {
+      PoolDocument pool =
+          analyze_pool_document(tree, doc.first_line, file.input.name, piece.index, config, task_);
       work.findings = std::move(pool.findings);
       if (!pool.text || task_ == Task::Lint || *pool.text == doc.text) return Outcome::Unchanged;
       work.edited = std::move(*pool.text);
@@ -406,7 +407,7 @@ class Pipeline {
   const RunSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
-  std::vector<WantCollector> wants_;  // one per setting
+  std::vector<WantCollector> wants_;             // one per setting
   std::vector<std::vector<pools::Pool>> pools_;  // one per setting
   unsigned workers_;
   bool waiting_ = false;         // a document was set aside for the registry

@@ -30,7 +30,9 @@ NodeRef at(NodeRef node, std::initializer_list<std::string_view> path) {
   return node;
 }
 
-std::string text_of(NodeRef node) { return node.is_scalar() ? std::string(node.scalar()) : ""; }
+std::string text_of(NodeRef node) {
+  return node.is_scalar() ? std::string(node.scalar()) : "";
+}
 
 // The record of a piece, as its annotation writes it.
 struct Record {
@@ -68,8 +70,8 @@ struct Record {
       auto [end, error] = std::from_chars(s.data(), s.data() + s.size(), out);
       return error == std::errc() && end == s.data() + s.size() && out > 0;
     };
-    if (!number(words[0].substr(0, slash), r.piece) || !number(words[0].substr(slash + 1), r.pieces) ||
-        r.piece > r.pieces) {
+    if (!number(words[0].substr(0, slash), r.piece) ||
+        !number(words[0].substr(slash + 1), r.pieces) || r.piece > r.pieces) {
       return std::nullopt;
     }
     r.name = std::string(words[2]);
@@ -173,8 +175,9 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   }
   if (!w.path.empty()) return refuse("it is an item of a List; split it as a document of its own");
   if (world.autoscaled.contains(w.namespace_name + "/" + w.name)) {
-    return refuse("an autoscaler (HorizontalPodAutoscaler or ScaledObject) scales it, and would "
-                  "scale each piece on its own; use a topology spread instead");
+    return refuse(
+        "an autoscaler (HorizontalPodAutoscaler or ScaledObject) scales it, and would "
+        "scale each piece on its own; use a topology spread instead");
   }
   NodeRef name = at(w.object, {"metadata", "name"});
   if (!name.is_scalar() || name.style() != yaml::Style::Plain)
@@ -183,9 +186,10 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   plan.replicas = 1;
   if (replicas) {
     yaml::Resolved r = replicas.resolve();
-    if (!replicas.is_scalar() || replicas.style() != yaml::Style::Plain || r.type != yaml::ScalarType::Int ||
-        r.integer < 0 || r.integer > pools::kMaxReplicas) {
-      return refuse("spec.replicas is not a plain integer from 0 to " + std::to_string(pools::kMaxReplicas));
+    if (!replicas.is_scalar() || replicas.style() != yaml::Style::Plain ||
+        r.type != yaml::ScalarType::Int || r.integer < 0 || r.integer > pools::kMaxReplicas) {
+      return refuse("spec.replicas is not a plain integer from 0 to " +
+                    std::to_string(pools::kMaxReplicas));
     }
     plan.replicas = static_cast<std::uint32_t>(r.integer);
   }
@@ -213,7 +217,8 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     }
     for (const pools::Pool& p : world.pools) {
       if (!p.domain(g.label_key).allows(g.label_value)) continue;
-      std::set<std::string> a = p.archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"});
+      std::set<std::string> a =
+          p.archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"});
       group_archs.insert(a.begin(), a.end());
       known = true;
     }
@@ -221,8 +226,9 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
                 std::any_of(image_archs->begin(), image_archs->end(),
                             [&](const std::string& a) { return group_archs.contains(a); });
     if (!runs) {
-      plan.excluded.push_back("group " + g.label_key + "=" + g.label_value + " is left out: its nodes run " +
-                              join_archs(group_archs) + ", the images run on " + join_archs(*image_archs));
+      plan.excluded.push_back("group " + g.label_key + "=" + g.label_value +
+                              " is left out: its nodes run " + join_archs(group_archs) +
+                              ", the images run on " + join_archs(*image_archs));
       continue;
     }
     kept.push_back(&g);
@@ -232,7 +238,8 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   for (const pools::StrategyGroup* g : kept)
     shares.push_back(g->share);
   std::string why;
-  std::optional<std::vector<std::uint32_t>> counts = pools::try_allocate(plan.replicas, shares, &why);
+  std::optional<std::vector<std::uint32_t>> counts =
+      pools::try_allocate(plan.replicas, shares, &why);
   if (!counts) return refuse(why);
   std::set<std::string> names;
   for (std::size_t i = 0; i < kept.size(); ++i) {
@@ -244,7 +251,8 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   return plan;
 }
 
-std::vector<yaml::FieldChange> split_changes(const manifest::Workload& w, const Plan& plan, std::size_t k) {
+std::vector<yaml::FieldChange> split_changes(const manifest::Workload& w, const Plan& plan,
+                                             std::size_t k) {
   const Piece& p = plan.pieces[k];
   const manifest::PodTemplate& t = w.templates.at(0);
   Record r;
@@ -361,7 +369,8 @@ std::string merge(std::string_view text) {
     }
     if (r->piece > 1) continue;
     std::optional<std::vector<yaml::FieldChange>> changes = unsplit_changes(*r);
-    std::optional<std::string> undone = changes ? apply(tree, doc->first_line, *changes) : std::nullopt;
+    std::optional<std::string> undone =
+        changes ? apply(tree, doc->first_line, *changes) : std::nullopt;
     out += undone ? *undone : std::string(doc->text);
   }
   return out;
@@ -371,14 +380,16 @@ std::string split(std::string_view text, const SpreadWorld& world, const ArchLoo
   std::string out;
   yaml::StreamSplitter splitter(text);
   while (std::optional<yaml::DocumentText> doc = splitter.next()) {
-    bool candidate = doc->has_content && (doc->text.find(pools::kStrategyAnnotation) != std::string_view::npos ||
-                                          !world.distributors.empty());
+    bool candidate =
+        doc->has_content && (doc->text.find(pools::kStrategyAnnotation) != std::string_view::npos ||
+                             !world.distributors.empty());
     if (!candidate || (!doc->text.ends_with('\n'))) {
       out += doc->text;
       continue;
     }
     yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
-    std::vector<manifest::Workload> workloads = manifest::discover(tree, manifest::KindTable::defaults());
+    std::vector<manifest::Workload> workloads =
+        manifest::discover(tree, manifest::KindTable::defaults());
     if (workloads.size() != 1 || record_of(tree.root())) {
       out += doc->text;
       continue;
@@ -388,13 +399,27 @@ std::string split(std::string_view text, const SpreadWorld& world, const ArchLoo
       out += doc->text;
       continue;
     }
+    // Pieces after the first start at the document's `---` line (comments
+    // before it stay with the first piece, where a later merge finds them).
+    std::size_t marker = 0;
+    if (doc->explicit_start) {
+      while (marker < doc->text.size() && !doc->text.substr(marker).starts_with("---"))
+        marker = doc->text.find('\n', marker) + 1;
+    }
     std::string pieces;
     bool ok = true;
     for (std::size_t k = 0; k < plan.pieces.size() && ok; ++k) {
-      std::optional<std::string> piece = apply(tree, doc->first_line, split_changes(workloads[0], plan, k));
+      std::optional<std::string> piece =
+          apply(tree, doc->first_line, split_changes(workloads[0], plan, k));
       ok = piece.has_value();
-      if (ok && k > 0 && !doc->explicit_start) pieces += "---\n";
-      if (ok) pieces += *piece;
+      if (!ok) break;
+      if (k == 0) {
+        pieces += *piece;
+      } else if (doc->explicit_start) {
+        pieces.append(*piece, marker);
+      } else {
+        pieces += "---\n" + *piece;
+      }
     }
     out += ok ? pieces : std::string(doc->text);
   }
@@ -458,18 +483,19 @@ std::optional<std::string> respread(std::string_view text, const SpreadWorld& wo
   return out;
 }
 
-void SpreadAnalyzer::analyze(const DocumentView& doc, std::vector<placement::Finding>& findings) const {
+void SpreadAnalyzer::analyze(const DocumentView& doc,
+                             std::vector<placement::Finding>& findings) const {
   for (const manifest::Workload& w : doc.workloads) {
     if (w.kind == "Job" || w.kind == "CronJob" || w.templates.empty()) continue;  // as the webhooks
     std::optional<Record> record = w.path.empty() ? record_of(w.object) : std::nullopt;
     Plan plan = plan_of(w, world_, archs_);
     if (!plan.spec) continue;
-    findings.push_back(finding("spread-webhook",
-                               "the spread of " + w.kind + " \"" + w.name + "\" comes from " +
-                                   plan.spec->origin +
-                                   ", which an in-cluster spreading webhook also reads: while one "
-                                   "runs, it places these pods itself and overrides archfit's split",
-                               doc, w));
+    findings.push_back(
+        finding("spread-webhook",
+                "the spread of " + w.kind + " \"" + w.name + "\" comes from " + plan.spec->origin +
+                    ", which an in-cluster spreading webhook also reads: while one "
+                    "runs, it places these pods itself and overrides archfit's split",
+                doc, w));
     if (record) continue;  // a piece of a split
     if (!plan.refused.empty()) {
       findings.push_back(finding("spread-refused",
@@ -480,7 +506,8 @@ void SpreadAnalyzer::analyze(const DocumentView& doc, std::vector<placement::Fin
     }
     for (const std::string& why : plan.excluded) {
       findings.push_back(finding("spread-group-excluded",
-                                 w.kind + " \"" + w.name + "\" (" + plan.spec->origin + "): " + why, doc, w));
+                                 w.kind + " \"" + w.name + "\" (" + plan.spec->origin + "): " + why,
+                                 doc, w));
     }
     std::string list;
     for (const Piece& p : plan.pieces) {

@@ -50,7 +50,8 @@ bool may_spread(std::string_view text, const SpreadWorld& world);
 // `archs` gives, per Deployment, the architectures its images run on when
 // the lock file or cache knows them (groups whose pools run none of them are
 // left out).
-using ArchLookup = std::function<std::optional<std::set<std::string>>(const manifest::PodTemplate&)>;
+using ArchLookup =
+    std::function<std::optional<std::set<std::string>>(const manifest::PodTemplate&)>;
 std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,
                                     const ArchLookup& archs);
 
@@ -59,8 +60,10 @@ std::optional<std::string> respread(std::string_view text, const SpreadWorld& wo
 // reading the same annotation or PodDistributor would still act.
 class SpreadAnalyzer : public Analyzer {
  public:
-  SpreadAnalyzer(const SpreadWorld& world, ArchLookup archs) : world_(world), archs_(std::move(archs)) {}
-  void analyze(const DocumentView& document, std::vector<placement::Finding>& findings) const override;
+  SpreadAnalyzer(const SpreadWorld& world, ArchLookup archs)
+      : world_(world), archs_(std::move(archs)) {}
+  void analyze(const DocumentView& document,
+               std::vector<placement::Finding>& findings) const override;
 
  private:
   const SpreadWorld& world_;

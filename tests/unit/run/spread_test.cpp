@@ -1,0 +1,259 @@
+// Weighted spread by splitting, in the engine: the predecessors' two examples
+// verbatim, refusals, groups left out for their architecture, and the laws
+// over generated Deployments (fix is idempotent, --remove gives the bytes
+// back, the pieces' replicas add up, lint agrees with fix).
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <archfit/cache/lock_file.hpp>
+#include <archfit/placement/config.hpp>
+#include <archfit/resolve/resolver.hpp>
+#include <archfit/run/run.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
+#include <archfit/yaml/value.hpp>
+
+// A named namespace: the unity build puts this file beside run_test.cpp.
+namespace archfit::run::spread_tests {
+
+const char* const kLock = R"({"version": 1, "images": {
+  "docker.io/library/amd64only:1": {"platforms": ["linux/amd64"]},
+  "docker.io/library/both:1": {"platforms": ["linux/amd64", "linux/arm64"]}}})";
+
+const std::string kStrategy =
+    "nodesize=od4vcpu16gb,base=1,weight=0:nodesize=spot4vcpu16gb,weight=1:nodesize=spot8vcpu32gb,"
+    "weight=1";
+
+std::string deployment(const std::string& name, const std::string& replicas,
+                       const std::string& annotations, const std::string& image = "both:1") {
+  return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name + "\n" + annotations +
+         "spec:\n" + replicas + "  selector:\n    matchLabels:\n      app: " + name +
+         "\n  template:\n    metadata:\n      labels:\n        app: " + name +
+         "\n    spec:\n      containers:\n      - name: app\n        image: " + image + "\n";
+}
+
+resolve::Sources offline() {
+  resolve::Sources s;
+  s.offline = true;
+  return s;
+}
+
+struct Engine {
+  placement::Config config = placement::Config::defaults();
+  resolve::Resolver resolver{resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
+                             "archfit.lock", offline()};
+  std::vector<placement::Finding> findings;
+
+  RunResult run(const std::vector<Input>& inputs, Task task) {
+    findings.clear();
+    RunSink sink;
+    sink.finding = [this](const placement::Finding& f) { findings.push_back(f); };
+    return run_pipeline(inputs, config, resolver, task, sink);
+  }
+  std::string fix(const std::string& text, const std::string& extra = "") {
+    std::vector<Input> inputs{Input::in_memory("a.yaml", text)};
+    if (!extra.empty()) inputs.push_back(Input::in_memory("b.yaml", extra));
+    return run(inputs, Task::Fix).files[0].output();
+  }
+  std::vector<std::string> rules(const std::string& prefix = "spread") const {
+    std::vector<std::string> out;
+    for (const placement::Finding& f : findings) {
+      if (f.rule.rfind(prefix, 0) == 0) out.push_back(f.rule);
+    }
+    return out;
+  }
+};
+
+// name -> replicas and the group of each Deployment of a stream.
+std::vector<std::string> pieces(const std::string& text) {
+  std::vector<std::string> out;
+  for (const yaml::DocumentText& doc : yaml::split_stream(text)) {
+    if (!doc.has_content) continue;
+    yaml::Tree tree = yaml::parse_document(doc.text);
+    yaml::Value v = yaml::to_value(tree.root());
+    if (v.find("kind")->as_string() != "Deployment") continue;
+    const yaml::Value* spec = v.find("spec");
+    const yaml::Value* replicas = spec->find("replicas");
+    const yaml::Value* selector = spec->find("template")->find("spec")->find("nodeSelector");
+    std::string group;
+    if (selector != nullptr) {
+      for (const auto& [k, value] : selector->entries())
+        group += k + "=" + value.as_string();
+    }
+    out.push_back(v.find("metadata")->find("name")->as_string() + " " +
+                  (replicas ? std::to_string(replicas->as_int()) : "-") + " " + group);
+  }
+  return out;
+}
+
+using Lines = std::vector<std::string>;
+
+TEST(Spread, TheAnnotationExampleGivesOneFourFive) {
+  Engine e;
+  std::string x =
+      deployment("web", "  replicas: 10\n",
+                 "  annotations:\n    CustomPodScheduleStrategy: '" + kStrategy + "'\n");
+  std::string fixed = e.fix(x);
+  EXPECT_EQ(pieces(fixed), (Lines{"web-od4vcpu16gb 1 nodesize=od4vcpu16gb",
+                                  "web-spot4vcpu16gb 4 nodesize=spot4vcpu16gb",
+                                  "web-spot8vcpu32gb 5 nodesize=spot8vcpu32gb"}));
+  // The annotation stays; an info says a webhook would override.
+  EXPECT_NE(fixed.find("CustomPodScheduleStrategy: '" + kStrategy + "'"), std::string::npos);
+  EXPECT_NE(fixed.find("archfit.io/split: 2/3 of web replicas=10 key=nodesize"), std::string::npos);
+  EXPECT_NE(fixed.find("archfit.io/spread-group: spot8vcpu32gb"), std::string::npos);
+  e.run({Input::in_memory("a.yaml", x)}, Task::Lint);
+  EXPECT_EQ(e.rules(), (Lines{"spread-not-split", "spread-webhook"}));
+  EXPECT_EQ(e.fix(fixed), fixed);
+  e.run({Input::in_memory("a.yaml", fixed)}, Task::Lint);
+  EXPECT_EQ(e.rules(), (Lines{"spread-webhook", "spread-webhook", "spread-webhook"}));
+  EXPECT_EQ(e.run({Input::in_memory("a.yaml", fixed)}, Task::Remove).files[0].output(), x);
+}
+
+TEST(Spread, ThePodDistributorExampleGivesEightTwoAndLeavesJobsAlone) {
+  Engine e;
+  std::string distributor = R"(apiVersion: versprei.versprei.io/v1beta1
+kind: PodDistributor
+metadata:
+  name: web
+spec:
+  distribution:
+  - nodeLabel: type=default
+    weight: 80
+  - nodeLabel: type=spot
+    weight: 20
+  target:
+    apiVersion: apps/v1
+    kind: Deployment
+    name: web
+)";
+  std::string x = deployment("web", "  replicas: 10\n", "");
+  std::string fixed = e.fix(x, distributor);
+  EXPECT_EQ(pieces(fixed), (Lines{"web-default 8 type=default", "web-spot 2 type=spot"}));
+  std::string job =
+      "apiVersion: batch/v1\nkind: Job\nmetadata: {name: web}\nspec:\n  template:\n"
+      "    spec:\n      restartPolicy: Never\n      containers: [{name: a, image: both:1}]\n";
+  std::string fixed_job = e.fix(job, distributor);
+  EXPECT_EQ(fixed_job.find("archfit.io/split"), std::string::npos);
+  e.run({Input::in_memory("a.yaml", job), Input::in_memory("b.yaml", distributor)}, Task::Lint);
+  EXPECT_EQ(e.rules(), Lines{});
+}
+
+TEST(Spread, AutoscaledAndStatefulWorkloadsAreRefused) {
+  Engine e;
+  std::string annotated =
+      "  annotations:\n    CustomPodScheduleStrategy: 'type=a,weight=1:type=b,weight=1'\n";
+  std::string x = deployment("web", "  replicas: 4\n", annotated);
+  for (std::string scaler :
+       {std::string(
+            "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\n"
+            "spec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n"
+            "  maxReplicas: 9\n"),
+        std::string("apiVersion: keda.sh/v1alpha1\nkind: ScaledObject\nmetadata: {name: web}\n"
+                    "spec:\n  scaleTargetRef: {name: web}\n")}) {
+    EXPECT_EQ(e.fix(x, scaler).find("archfit.io/split"), std::string::npos);
+    ASSERT_EQ(e.rules(), (Lines{"spread-refused"}));  // fix reports what is left to a person
+    EXPECT_NE(e.findings[0].message.find("an autoscaler"), std::string::npos);
+    e.run({Input::in_memory("a.yaml", x), Input::in_memory("b.yaml", scaler)}, Task::Lint);
+    EXPECT_EQ(e.rules(), (Lines{"spread-refused", "spread-webhook"}));
+  }
+  std::string sts = x;
+  sts.replace(sts.find("Deployment"), 10, "StatefulSet");
+  EXPECT_EQ(e.fix(sts).find("archfit.io/split"), std::string::npos);
+  e.run({Input::in_memory("a.yaml", sts)}, Task::Lint);
+  EXPECT_EQ(e.rules(), (Lines{"spread-refused", "spread-webhook"}));
+}
+
+TEST(Spread, AGroupWhoseNodesCannotRunTheImagesIsLeftOut) {
+  Engine e;
+  // By the architecture label itself.
+  std::string x =
+      deployment("web", "  replicas: 6\n",
+                 "  annotations:\n    CustomPodScheduleStrategy: "
+                 "'kubernetes.io/arch=arm64,weight=1:kubernetes.io/arch=amd64,weight=1'\n",
+                 "amd64only:1");
+  std::string fixed = e.fix(x);
+  EXPECT_EQ(pieces(fixed), (Lines{"web-amd64 6 kubernetes.io/arch=amd64"}));
+  // By the pools whose nodes carry the group's label.
+  std::string pools = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: spot-arm}
+spec:
+  template:
+    metadata:
+      labels: {nodesize: spot}
+    spec:
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [arm64]}]
+      taints: [{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: od-x86}
+spec:
+  template:
+    metadata:
+      labels: {nodesize: od}
+    spec:
+      requirements: [{key: kubernetes.io/arch, operator: In, values: [amd64]}]
+)";
+  std::string y = deployment("web", "  replicas: 5\n",
+                             "  annotations:\n    CustomPodScheduleStrategy: "
+                             "'nodesize=od,base=1,weight=1:nodesize=spot,weight=3'\n",
+                             "amd64only:1");
+  fixed = e.fix(y, pools);
+  EXPECT_EQ(pieces(fixed), (Lines{"web-od 5 nodesize=od"}));
+  // Every piece keeps archfit's arch constraint.
+  EXPECT_NE(fixed.find("values:\n                - amd64"), std::string::npos) << fixed;
+  e.run({Input::in_memory("a.yaml", y), Input::in_memory("b.yaml", pools)}, Task::Lint);
+  EXPECT_EQ(e.rules(), (Lines{"spread-group-excluded", "spread-not-split", "spread-webhook"}));
+}
+
+// Laws over generated Deployments.
+TEST(Spread, LawsOnGeneratedDeployments) {
+  Engine e;
+  std::mt19937 rng(42);
+  int split = 0;
+  for (int round = 0; round < 150; ++round) {
+    std::string strategy;
+    std::size_t groups = 1 + rng() % 4;
+    for (std::size_t g = 0; g < groups; ++g) {
+      strategy += (g ? ":" : "") + std::string("pool=g") + std::to_string(g);
+      if (rng() % 3 == 0) strategy += ",base=" + std::to_string(rng() % 3);
+      strategy += ",weight=" + std::to_string(rng() % 4);
+    }
+    std::uint32_t replicas = rng() % 40;
+    std::string annotations = "  annotations:\n";
+    if (rng() % 2) annotations += "    team: web\n";
+    annotations += "    CustomPodScheduleStrategy: \"" + strategy + "\"\n";
+    std::string x =
+        deployment("app" + std::to_string(round),
+                   rng() % 5 == 0 ? "" : "  replicas: " + std::to_string(replicas) + "\n",
+                   annotations, rng() % 2 ? "both:1" : "amd64only:1");
+    if (rng() % 3 == 0)
+      x.insert(x.find("      containers:"), "      nodeSelector:\n        disk: ssd\n");
+    if (rng() % 3 == 0) x += "      volumes: []\n";
+    if (rng() % 2) x = "---\n" + x;
+    if (rng() % 4 == 0) x = "# Source: chart/templates/web.yaml\n" + x;
+    std::string other = "---\napiVersion: v1\nkind: Service\nmetadata: {name: s}\n";
+    if (rng() % 2) x += other;
+    RunResult r = e.run({Input::in_memory("a.yaml", x)}, Task::Fix);
+    std::string once = r.files[0].output();
+    bool refused = !e.rules("spread-refused").empty();
+    split += !refused;
+    EXPECT_EQ(e.fix(once), once) << x;
+    EXPECT_EQ(e.run({Input::in_memory("a.yaml", once)}, Task::Remove).files[0].output(), x) << once;
+    e.run({Input::in_memory("a.yaml", once)}, Task::Lint);
+    for (const placement::Finding& f : e.findings)
+      EXPECT_FALSE(f.fixable) << once << f.message;
+    if (refused) continue;
+    std::uint32_t sum = 0;
+    for (const std::string& p : pieces(once))
+      sum += static_cast<std::uint32_t>(std::stoul(p.substr(p.find(' ') + 1)));
+    EXPECT_EQ(sum, x.find("replicas:") == std::string::npos ? 1u : replicas) << once;
+  }
+  EXPECT_GT(split, 75);
+}
+
+}  // namespace archfit::run::spread_tests
