@@ -60,13 +60,14 @@ npm_install() {
   (cd "$dir" && npm install --silent --no-audit --no-fund "$@" >/dev/null) || die "npm install $* failed"
 }
 
-# kubernetes-models 5 and js-yaml (tests/schema) -> $SCHEMA_TOOLS, a directory
+# kubernetes-models 5, @kubernetes-models/karpenter 2 and js-yaml (tests/schema) -> $SCHEMA_TOOLS, a directory
 # with node_modules holding them.
 ensure_schema_tools() {
   SCHEMA_TOOLS=$TOOLS_DIR/schema
   export SCHEMA_TOOLS
-  [ -d "$SCHEMA_TOOLS/node_modules/kubernetes-models" ] && [ -d "$SCHEMA_TOOLS/node_modules/js-yaml" ] && return 0
-  npm_install "$SCHEMA_TOOLS" kubernetes-models@5 js-yaml@4
+  [ -d "$SCHEMA_TOOLS/node_modules/kubernetes-models" ] && [ -d "$SCHEMA_TOOLS/node_modules/js-yaml" ] &&
+    [ -d "$SCHEMA_TOOLS/node_modules/@kubernetes-models/karpenter" ] && return 0
+  npm_install "$SCHEMA_TOOLS" kubernetes-models@5 js-yaml@4 @kubernetes-models/karpenter@2
 }
 
 # Microsoft's SARIF Multitool 5.7 (tests/reports) -> $SARIF_MULTITOOL, the

@@ -3,6 +3,10 @@
 // between an input file and its fixed output, and the whole object where the
 // package has a model for its kind and the input object itself was valid.
 //
+// Karpenter's objects are checked with @kubernetes-models/karpenter. Where fix
+// split a Deployment (the output has more documents than the input), every
+// output document that is not an input document is checked whole.
+//
 // usage: node validate.mjs INPUT:OUTPUT...
 // Prints one line per failure and a summary; exits 1 on any failure.
 import fs from 'node:fs';
@@ -14,8 +18,9 @@ async function modelFor(apiVersion, kind) {
   const key = `${apiVersion}/${kind}`;
   if (!models.has(key)) {
     const path = apiVersion.includes('/') ? `${apiVersion}/${kind}` : `v1/${kind}`;
+    const pkg = apiVersion.startsWith('karpenter.sh/') ? '@kubernetes-models/karpenter' : 'kubernetes-models';
     try {
-      const module = await import(`kubernetes-models/${path}`);
+      const module = await import(`${pkg}/${path}`);
       models.set(key, module[kind] ?? null);
     } catch {
       models.set(key, null);  // a custom resource: only its pod templates are checked
@@ -92,7 +97,30 @@ for (const pair of process.argv.slice(2)) {
   const inputs = documentsOf(fs.readFileSync(inputFile, 'utf8'));
   const outputs = documentsOf(fs.readFileSync(outputFile, 'utf8'));
   if (inputs.length !== outputs.length) {
-    failures.push(`${outputFile}: ${outputs.length} documents, the input has ${inputs.length}`);
+    if (outputs.length < inputs.length) {
+      failures.push(`${outputFile}: ${outputs.length} documents, the input has ${inputs.length}`);
+      continue;
+    }
+    // Split: the new documents are checked on their own.
+    const theirs = new Set();
+    for (const doc of inputs) {
+      for (const { template } of podTemplates(doc)) errorsOf(PodTemplate, wrap(template)).forEach((e) => theirs.add(e));
+    }
+    for (const [i, after] of outputs.entries()) {
+      if (!after || typeof after !== 'object' || inputs.some((before) => same(before, after))) continue;
+      ++documents;
+      for (const { path, template } of podTemplates(after)) {
+        ++templates;
+        const added = [...errorsOf(PodTemplate, wrap(template))].filter((e) => !theirs.has(e));
+        if (added.length > 0) failures.push(`${outputFile}: document ${i} ${path}: ${added.join(', ')}`);
+      }
+      const Model = after.apiVersion && after.kind ? await modelFor(after.apiVersion, after.kind) : null;
+      if (Model) {
+        ++objects;
+        const error = check(Model, after);
+        if (error) failures.push(`${outputFile}: document ${i} (${after.kind}): ${error}`);
+      }
+    }
     continue;
   }
   for (let i = 0; i < outputs.length; i++) {
