@@ -3,7 +3,7 @@
 # a GitHub runner would (test_action.py), the pre-commit hooks run by the real
 # pre-commit (test_pre_commit.py), the helm post-renderer under the real helm 3
 # and 4 (test_helm.py), the kustomize plugin under kubectl kustomize
-# (test_kustomize.py), the Argo CD plugins' commands (test_argocd.py), archfit krm on
+# (test_kustomize.py), the split against kustomize overlays (test_spread_oracle.py), the Argo CD plugins' commands (test_argocd.py), archfit krm on
 # golden ResourceLists as exec runtimes run it (test_krm.py).
 # Installs what they need when missing.
 # usage: run.sh ARCHFIT SOURCE_DIR STATE_DIR [TEST...]
@@ -50,4 +50,4 @@ cd tests/e2e
 if (($#)); then
   exec python3 -m unittest -v "$@"
 fi
-exec python3 -m unittest -v test_action test_pre_commit test_helm test_kustomize test_argocd test_krm
+exec python3 -m unittest -v test_action test_pre_commit test_helm test_kustomize test_spread_oracle test_argocd test_krm
