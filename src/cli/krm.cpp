@@ -232,6 +232,7 @@ int run_krm(const KrmOptions& o) {
   SetupOptions options{.read_inputs = false, .config_per_file = false};
   if (function_config && !function_config.is_null()) options.function_config = function_config;
   RunSetup setup = prepare_run({}, o.common, options);
+  setup.run_options.split = false;  // an item stays one item
   // Where each item came from (its path and index annotations), read when a
   // result needs it: from the item's own document, or from the whole list.
   ItemFiles files(split ? nullptr : &root, split ? &*split : nullptr);

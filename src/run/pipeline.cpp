@@ -504,13 +504,14 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
   std::vector<std::optional<std::string>> unsplit(run.files.size());
   for (std::size_t i = 0; i < run.files.size(); ++i) {
     FileResult& file = run.files[i];
+    if (!options.split) break;
     std::optional<std::string> text =
         respread(file.original, world, task, local_archs(settings[file.setting]));
     if (!text) continue;
     unsplit[i] = std::move(file.original);
     file.original = std::move(*text);
   }
-  SpreadAnalyzer spread(world, local_archs(settings.front()));
+  SpreadAnalyzer spread(world, local_archs(settings.front()), options.split);
   RunOptions with_spread = options;
   with_spread.analyzers.push_back(&spread);
   Pipeline pipeline(settings, task, sink, with_spread, run, stream);

@@ -514,12 +514,12 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
       list += (list.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.replicas) + " on " +
               p.group->label_key + "=" + p.group->label_value + ")";
     }
-    placement::Finding f = finding("spread-not-split",
-                                   w.kind + " \"" + w.name + "\" asks for a weighted spread (" +
-                                       plan.spec->origin + "); archfit fix splits its " +
-                                       std::to_string(plan.replicas) + " replicas into " + list,
-                                   doc, w);
-    f.fixable = true;
+    std::string message = w.kind + " \"" + w.name + "\" asks for a weighted spread (" +
+                          plan.spec->origin + "); archfit fix splits its " +
+                          std::to_string(plan.replicas) + " replicas into " + list;
+    if (!splits_) message += " (not here: run archfit fix on the manifests)";
+    placement::Finding f = finding("spread-not-split", std::move(message), doc, w);
+    f.fixable = splits_;
     findings.push_back(std::move(f));
   }
 }

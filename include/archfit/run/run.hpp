@@ -95,6 +95,10 @@ struct RunOptions {
   // everything lint would (fix --check --format).
   bool report_everything = false;
   std::vector<const Analyzer*> analyzers;  // besides placement
+  // fix may split a Deployment into one per node group (weighted spread),
+  // which adds documents; not where each document must stay one (the items
+  // of a ResourceList).
+  bool split = true;
 };
 
 // Receives what each document yields once it is final, in report order:

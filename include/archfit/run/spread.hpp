@@ -60,14 +60,16 @@ std::optional<std::string> respread(std::string_view text, const SpreadWorld& wo
 // reading the same annotation or PodDistributor would still act.
 class SpreadAnalyzer : public Analyzer {
  public:
-  SpreadAnalyzer(const SpreadWorld& world, ArchLookup archs)
-      : world_(world), archs_(std::move(archs)) {}
+  // `splits`: fix splits here (RunOptions::split).
+  SpreadAnalyzer(const SpreadWorld& world, ArchLookup archs, bool splits = true)
+      : world_(world), archs_(std::move(archs)), splits_(splits) {}
   void analyze(const DocumentView& document,
                std::vector<placement::Finding>& findings) const override;
 
  private:
   const SpreadWorld& world_;
   ArchLookup archs_;
+  bool splits_;
 };
 
 }  // namespace archfit::run
