@@ -1,6 +1,7 @@
 #include <cstring>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/pools/instance_types.hpp>
 #include <archfit/pools/read.hpp>
 #include <archfit/yaml/value.hpp>
@@ -195,7 +196,7 @@ Pool node_group(NodeRef root, NodeRef group, const std::string& path, const Read
 
 bool may_hold_pools(std::string_view text) {
   for (std::string_view kind : {"NodePool", "Provisioner", "ClusterConfig"}) {
-    if (text.find(kind) != std::string_view::npos) return true;
+    if (contains(text, kind)) return true;
   }
   return false;
 }

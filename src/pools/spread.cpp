@@ -1,4 +1,5 @@
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/pools/spread.hpp>
 
 namespace archfit::pools {
@@ -29,7 +30,7 @@ std::string Distributor::title() const {
 }
 
 bool may_hold_distributors(std::string_view text) {
-  return text.find("PodDistributor") != std::string_view::npos;
+  return contains(text, "PodDistributor");
 }
 
 std::optional<Distributor> read_distributor(NodeRef root) {

@@ -7,6 +7,7 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/parallel_for.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/manifest/source.hpp>
@@ -513,7 +514,11 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
   }
   SpreadAnalyzer spread(world, local_archs(settings.front()), options.split);
   RunOptions with_spread = options;
-  with_spread.analyzers.push_back(&spread);
+  bool spreads = !world.distributors.empty();
+  for (const FileResult& file : run.files)
+    spreads = spreads || contains(file.original, pools::kStrategyAnnotation) ||
+              contains(file.original, kSplitAnnotation);
+  if (spreads) with_spread.analyzers.push_back(&spread);
   Pipeline pipeline(settings, task, sink, with_spread, run, stream);
   for (FileResult& file : run.files)
     pipeline.first_pass(file);

@@ -3,6 +3,7 @@
 #include <map>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/pools/allocation.hpp>
@@ -380,9 +381,8 @@ std::string split(std::string_view text, const SpreadWorld& world, const ArchLoo
   std::string out;
   yaml::StreamSplitter splitter(text);
   while (std::optional<yaml::DocumentText> doc = splitter.next()) {
-    bool candidate =
-        doc->has_content && (doc->text.find(pools::kStrategyAnnotation) != std::string_view::npos ||
-                             !world.distributors.empty());
+    bool candidate = doc->has_content && (contains(doc->text, pools::kStrategyAnnotation) ||
+                                          !world.distributors.empty());
     if (!candidate || (!doc->text.ends_with('\n'))) {
       out += doc->text;
       continue;
@@ -434,15 +434,14 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
   for (const FileResult& file : files) {
     const std::string& text = file.original;
     bool distributors = pools::may_hold_distributors(text);
-    bool scalers = text.find("HorizontalPodAutoscaler") != std::string::npos ||
-                   text.find("ScaledObject") != std::string::npos;
+    bool scalers = contains(text, "HorizontalPodAutoscaler") || contains(text, "ScaledObject");
     if (!distributors && !scalers) continue;
     yaml::StreamSplitter split(text);
     while (std::optional<yaml::DocumentText> doc = split.next()) {
       if (!doc->has_content) continue;
       bool d = pools::may_hold_distributors(doc->text);
-      bool s = doc->text.find("HorizontalPodAutoscaler") != std::string_view::npos ||
-               doc->text.find("ScaledObject") != std::string_view::npos;
+      bool s =
+          contains(doc->text, "HorizontalPodAutoscaler") || contains(doc->text, "ScaledObject");
       if (!d && !s) continue;
       try {
         yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
@@ -469,9 +468,8 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
 }
 
 bool may_spread(std::string_view text, const SpreadWorld& world) {
-  return text.find(pools::kStrategyAnnotation) != std::string_view::npos ||
-         text.find(kSplitAnnotation) != std::string_view::npos ||
-         (!world.distributors.empty() && text.find("Deployment") != std::string_view::npos);
+  return contains(text, pools::kStrategyAnnotation) || contains(text, kSplitAnnotation) ||
+         (!world.distributors.empty() && contains(text, "Deployment"));
 }
 
 std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,

@@ -22,5 +22,7 @@ std::string_view trim(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char separator);
 bool starts_with_ci(std::string_view text, std::string_view prefix);
 std::string to_lower(std::string_view text);
+// `needle` occurs in `text` (a fast scan, for looking over whole inputs).
+bool contains(std::string_view text, std::string_view needle);
 
 }  // namespace archfit
