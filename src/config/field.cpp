@@ -439,7 +439,7 @@ std::optional<image::Platform> try_parse_known_platform(std::string_view text, s
 void unknown_key(const Field& key, const std::vector<std::string_view>& keys) {
   std::string_view name = key.node().resolved().scalar();
   // Long lists (a ConfigMap's flat keys) would bury the suggestion.
-  std::string valid = keys.size() <= 12 ? "valid keys here: " + join(keys)
+  std::string valid = keys.size() <= 16 ? "valid keys here: " + join(keys)
                                         : std::string("see docs/configuration.md for the keys");
   key.fail("unknown key; " + valid + did_you_mean(name, keys));
 }

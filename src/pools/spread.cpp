@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/pools/spread.hpp>
@@ -27,6 +29,19 @@ std::string Distributor::title() const {
   std::string out = "PodDistributor \"" + name + "\"";
   if (!file.empty()) out += " (" + file + ":" + std::to_string(line) + ")";
   return out;
+}
+
+bool SpreadProfile::selects(const std::vector<std::pair<std::string, std::string>>& labels,
+                            const std::string& namespace_name) const {
+  if (!assigns) return false;
+  if (!namespaces.empty() &&
+      std::find(namespaces.begin(), namespaces.end(), namespace_name) == namespaces.end()) {
+    return false;
+  }
+  for (const auto& wanted : match_labels) {
+    if (std::find(labels.begin(), labels.end(), wanted) == labels.end()) return false;
+  }
+  return true;
 }
 
 bool may_hold_distributors(std::string_view text) {

@@ -499,7 +499,11 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
   // Every file is read before any is analysed: a node pool, a PodDistributor
   // or an autoscaler may come after the workloads it is about.
   std::vector<pools::Pool> stream = stream_pools(run.files, settings);
-  SpreadWorld world = spread_world(run.files, stream);
+  // Spreads name pools of the input and of the (first) configuration.
+  std::vector<pools::Pool> known = stream;
+  const pools::Settings& first = settings.front().config->node_pools;
+  known.insert(known.end(), first.declared.begin(), first.declared.end());
+  SpreadWorld world = spread_world(run.files, std::move(known), first.spread_profiles);
   // Splits are done (or undone) on the text before anything else; the run
   // then places the pieces as any other Deployments.
   std::vector<std::optional<std::string>> unsplit(run.files.size());
@@ -514,7 +518,7 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
   }
   SpreadAnalyzer spread(world, local_archs(settings.front()), options.split);
   RunOptions with_spread = options;
-  bool spreads = !world.distributors.empty();
+  bool spreads = !world.distributors.empty() || !world.profiles.empty();
   for (const FileResult& file : run.files)
     spreads = spreads || contains(file.original, pools::kStrategyAnnotation) ||
               contains(file.original, kSplitAnnotation);

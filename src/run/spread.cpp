@@ -104,6 +104,49 @@ struct Spec {
   std::string invalid;  // the annotation does not read
 };
 
+// The node label of a pool named by a profile's group.
+std::optional<std::pair<std::string, std::string>> pool_label(const std::string& name,
+                                                              const SpreadWorld& world) {
+  for (const pools::Pool& p : world.pools) {
+    if (p.name != name) continue;
+    switch (p.source) {
+      case pools::PoolSource::NodePool:
+        return std::pair<std::string, std::string>{"karpenter.sh/nodepool", name};
+      case pools::PoolSource::Provisioner:
+        return std::pair<std::string, std::string>{"karpenter.sh/provisioner-name", name};
+      case pools::PoolSource::NodeGroup:
+        return std::pair<std::string, std::string>{p.path.starts_with("managedNodeGroups")
+                                                       ? "eks.amazonaws.com/nodegroup"
+                                                       : "alpha.eksctl.io/nodegroup-name",
+                                                   name};
+      case pools::PoolSource::Declared:
+        if (p.labels.empty()) return std::nullopt;
+        return p.labels.front();
+    }
+  }
+  return std::nullopt;
+}
+
+Spec spec_of_profile(const pools::SpreadProfile& profile, const SpreadWorld& world) {
+  Spec s;
+  s.origin = "spread profile \"" + profile.name + "\"";
+  for (const pools::ProfileGroup& g : profile.groups) {
+    if (g.pool.empty()) {
+      s.groups.push_back(pools::StrategyGroup{g.label_key, g.label_value, g.share});
+      continue;
+    }
+    std::optional<std::pair<std::string, std::string>> label = pool_label(g.pool, world);
+    if (!label) {
+      s.invalid =
+          "the profile names pool \"" + g.pool +
+          "\", which is not among the pools archfit knows (or a declared pool without labels)";
+      return s;
+    }
+    s.groups.push_back(pools::StrategyGroup{label->first, label->second, g.share});
+  }
+  return s;
+}
+
 std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& world) {
   NodeRef annotation = at(w.object, {"metadata", "annotations", pools::kStrategyAnnotation});
   if (annotation.is_scalar()) {
@@ -119,10 +162,27 @@ std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& worl
     }
     return s;
   }
+  NodeRef named = at(w.object, {"metadata", "annotations", pools::kProfileAnnotation});
+  if (named.is_scalar()) {
+    for (const pools::SpreadProfile& p : world.profiles) {
+      if (p.name == named.scalar()) return spec_of_profile(p, world);
+    }
+    std::string known;
+    for (const pools::SpreadProfile& p : world.profiles)
+      known += (known.empty() ? "" : ", ") + p.name;
+    return Spec{{},
+                std::string("its annotation ") + pools::kProfileAnnotation,
+                "it names the profile \"" + std::string(named.scalar()) +
+                    "\", which spread.profiles does not have" +
+                    (known.empty() ? std::string(" (it has none)") : " (it has " + known + ")")};
+  }
   for (const pools::Distributor& d : world.distributors) {
     if (d.target_name != w.name || d.namespace_name != w.namespace_name) continue;
     if (!d.target_kind.empty() && d.target_kind != w.kind) continue;
     return Spec{d.groups, d.title(), ""};
+  }
+  for (const pools::SpreadProfile& p : world.profiles) {
+    if (p.selects(w.labels, w.namespace_name)) return spec_of_profile(p, world);
   }
   return std::nullopt;
 }
@@ -381,8 +441,7 @@ std::string split(std::string_view text, const SpreadWorld& world, const ArchLoo
   std::string out;
   yaml::StreamSplitter splitter(text);
   while (std::optional<yaml::DocumentText> doc = splitter.next()) {
-    bool candidate = doc->has_content && (contains(doc->text, pools::kStrategyAnnotation) ||
-                                          !world.distributors.empty());
+    bool candidate = doc->has_content && may_spread(doc->text, world);
     if (!candidate || (!doc->text.ends_with('\n'))) {
       out += doc->text;
       continue;
@@ -428,9 +487,11 @@ std::string split(std::string_view text, const SpreadWorld& world, const ArchLoo
 
 }  // namespace
 
-SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools) {
+SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools,
+                         std::vector<pools::SpreadProfile> profiles) {
   SpreadWorld world;
   world.pools = std::move(pools);
+  world.profiles = std::move(profiles);
   for (const FileResult& file : files) {
     const std::string& text = file.original;
     bool distributors = pools::may_hold_distributors(text);
@@ -468,8 +529,11 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
 }
 
 bool may_spread(std::string_view text, const SpreadWorld& world) {
+  bool profiles = std::any_of(world.profiles.begin(), world.profiles.end(),
+                              [](const pools::SpreadProfile& p) { return p.assigns; });
   return contains(text, pools::kStrategyAnnotation) || contains(text, kSplitAnnotation) ||
-         (!world.distributors.empty() && contains(text, "Deployment"));
+         contains(text, pools::kProfileAnnotation) ||
+         ((profiles || !world.distributors.empty()) && contains(text, "Deployment"));
 }
 
 std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,

@@ -78,6 +78,8 @@ Labels read_labels(const Field& value);
 // nodePools.pools and nodePools.instanceArchs (node_pools.cpp).
 void read_declared_pools(const Field& value, ParsedConfig& out);
 void read_instance_archs(const Field& value, ParsedConfig& out);
+// spread.profiles (spread_profiles.cpp).
+void read_spread_profiles(const Field& value, ParsedConfig& out);
 
 // Reads a configuration document (any of the three shapes) into `out`.
 void read_config_document(yaml::NodeRef root, ConfigDocument& doc, ParsedConfig& out);

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <archfit/pools/pool.hpp>
+#include <archfit/pools/spread.hpp>
 
 namespace archfit::pools {
 
@@ -17,6 +18,8 @@ struct Settings {
   std::vector<Pool> declared;
   // Architectures of instance types archfit does not know (nodePools.instanceArchs).
   std::map<std::string, std::string> instance_archs;
+  // archfit's own weighted spreads (spread.profiles).
+  std::vector<SpreadProfile> spread_profiles;
 };
 
 }  // namespace archfit::pools

@@ -16,6 +16,33 @@
 namespace archfit::pools {
 
 inline constexpr const char* kStrategyAnnotation = "CustomPodScheduleStrategy";
+// A Deployment's annotation naming the spread profile of .archfit.yaml it uses.
+inline constexpr const char* kProfileAnnotation = "archfit.io/spread";
+
+// A group of a spread profile: nodes by label, or a pool by name (whose
+// nodes carry its name in a label: karpenter.sh/nodepool for a NodePool, the
+// node group's label for eksctl, the first label of a declared pool).
+struct ProfileGroup {
+  std::string label_key;
+  std::string label_value;
+  std::string pool;  // instead of the label
+  Share share;
+};
+
+// archfit's own spread (spread.profiles in .archfit.yaml): used by the
+// Deployments that name it in their archfit.io/spread annotation, and, when
+// `assigns`, by those its labels and namespaces select (no labels and no
+// namespaces: every Deployment).
+struct SpreadProfile {
+  std::string name;
+  std::vector<ProfileGroup> groups;
+  bool assigns = false;
+  std::vector<std::pair<std::string, std::string>> match_labels;
+  std::vector<std::string> namespaces;
+
+  bool selects(const std::vector<std::pair<std::string, std::string>>& labels,
+               const std::string& namespace_name) const;
+};
 
 // A PodDistributor: the groups (spec.distribution[].nodeLabel "key=value",
 // weight) for the workload spec.target names.

@@ -35,12 +35,14 @@ inline constexpr const char* kGroupLabel = "archfit.io/spread-group";
 // Deployments an autoscaler scales, and the node pools.
 struct SpreadWorld {
   std::vector<pools::Distributor> distributors;
-  std::set<std::string> autoscaled;  // "namespace/name" of Deployments
+  std::vector<pools::SpreadProfile> profiles;  // spread.profiles
+  std::set<std::string> autoscaled;            // "namespace/name" of Deployments
   std::vector<pools::Pool> pools;
 };
 
 // Throws Error(Input) at a PodDistributor field that cannot be read.
-SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools);
+SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools,
+                         std::vector<pools::SpreadProfile> profiles = {});
 
 // The text may hold something to split or a split to undo.
 bool may_spread(std::string_view text, const SpreadWorld& world);

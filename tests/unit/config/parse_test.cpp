@@ -420,14 +420,28 @@ INSTANTIATE_TEST_SUITE_P(
             "list"},
         Bad{"UnknownTopLevelKey", "clusterPlatform: [linux/amd64]\n",
             "1:1: clusterPlatform: unknown key; valid keys here: apiVersion, kind, metadata, "
-            "clusterPlatforms, architectures, placement, nodePools, kinds, namespaces, selector, "
+            "clusterPlatforms, architectures, placement, nodePools, spread, kinds, namespaces, "
+            "selector, "
             "optOutAnnotation, resolve (did you mean \"clusterPlatforms\"?)"},
+        Bad{"SpreadGroupWithLabelAndPool",
+            "spread:\n  profiles:\n  - name: a\n    groups:\n    - {nodeLabel: t=a, pool: p, "
+            "weight: 1}\n",
+            "5:7: spread.profiles[0].groups[0]: a group names either nodeLabel (key=value) or "
+            "pool, "
+            "e.g. {pool: spot-arm, weight: 3}"},
+        Bad{"SpreadGroupLabelWithoutValue",
+            "spread:\n  profiles:\n  - name: a\n    groups: [{nodeLabel: spot}]\n",
+            "4:26: spread.profiles[0].groups[0].nodeLabel: must read key=value, e.g. "
+            "karpenter.sh/capacity-type=spot"},
+        Bad{"DeclaredPoolWithoutName", "nodePools:\n  pools:\n  - {archs: [arm64]}\n",
+            "3:5: nodePools.pools[0]: a pool needs a name, e.g. {name: arm-spot, archs: [arm64]}"},
         Bad{"UnknownKeyWithoutSuggestion", "placement:\n  zzz: 1\n",
             "2:3: placement.zzz: unknown key; valid keys here: mode, preferredWeights, "
             "respectExisting, annotate"},
         Bad{"CaseOfAKey", "OptOutAnnotation: x\n",
             "1:1: OptOutAnnotation: unknown key; valid keys here: apiVersion, kind, metadata, "
-            "clusterPlatforms, architectures, placement, nodePools, kinds, namespaces, selector, "
+            "clusterPlatforms, architectures, placement, nodePools, spread, kinds, namespaces, "
+            "selector, "
             "optOutAnnotation, resolve (did you mean \"optOutAnnotation\"?)"},
         Bad{"DottedKeyOutsideConfigMap", "placement.mode: preferred\n",
             "1:1: placement.mode: dotted keys are for a ConfigMap's data; nest it here, as "

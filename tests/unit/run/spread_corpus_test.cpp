@@ -82,4 +82,42 @@ TEST(CorpusSpread, RemoveGivesTheBytesBackAndFixIsIdempotent) {
   EXPECT_GE(split, 5u);
 }
 
+// The same with a catch-all spread profile of the configuration.
+TEST(CorpusSpread, ACatchAllProfileKeepsTheLaws) {
+  placement::Config config = placement::Config::defaults();
+  pools::SpreadProfile all;
+  all.name = "all";
+  all.assigns = true;  // workloads: {}
+  all.groups = {{"archfit.io/test-group", "a", "", {1, 1}},
+                {"archfit.io/test-group", "b", "", {0, 2}}};
+  config.node_pools.spread_profiles.push_back(all);
+  resolve::Sources sources;
+  sources.offline = true;
+  resolve::Resolver resolver{
+      resolve::Settings(),
+      cache::LockFile::parse(R"({"version": 1, "images": {}})", "archfit.lock"), "archfit.lock",
+      sources};
+  RunSink sink;
+  sink.finding = [](const placement::Finding&) {};
+  auto run = [&](const std::string& name, const std::string& text, Task task) {
+    return run_pipeline({Input::in_memory(name, text)}, config, resolver, task, sink)
+        .files[0]
+        .output();
+  };
+  std::size_t split = 0;
+  for (const auto& path : archfit::testing::corpus_files()) {
+    std::string name = path.filename().string();
+    bool duplicate = std::any_of(archfit::testing::corpus_duplicate_keys().begin(),
+                                 archfit::testing::corpus_duplicate_keys().end(),
+                                 [&name](const auto& d) { return name == d.file; });
+    if (duplicate) continue;
+    std::string x = archfit::testing::read(path);
+    std::string once = run(name, x, Task::Fix);
+    split += once.find("archfit.io/split: ") != std::string::npos;
+    EXPECT_EQ(run(name, once, Task::Fix), once) << name;
+    EXPECT_EQ(run(name, once, Task::Remove), x) << name;
+  }
+  EXPECT_GE(split, 5u);
+}
+
 }  // namespace archfit::run::spread_corpus_tests

@@ -210,6 +210,57 @@ spec:
   EXPECT_EQ(e.rules(), (Lines{"spread-group-excluded", "spread-not-split", "spread-webhook"}));
 }
 
+pools::SpreadProfile profile(std::string name, std::vector<pools::ProfileGroup> groups,
+                             bool assigns = false) {
+  pools::SpreadProfile p;
+  p.name = std::move(name);
+  p.groups = std::move(groups);
+  p.assigns = assigns;
+  return p;
+}
+
+TEST(Spread, ProfilesByAnnotationBySelectionAndByPool) {
+  Engine e;
+  e.config.node_pools.spread_profiles.push_back(
+      profile("mostly-spot", {{"karpenter.sh/capacity-type", "on-demand", "", {2, 1}},
+                              {"karpenter.sh/capacity-type", "spot", "", {0, 3}}}));
+  std::string x =
+      deployment("web", "  replicas: 10\n", "  annotations:\n    archfit.io/spread: mostly-spot\n");
+  // 2 first, then 8 by 1:3.
+  EXPECT_EQ(pieces(e.fix(x)), (Lines{"web-on-demand 4 karpenter.sh/capacity-type=on-demand",
+                                     "web-spot 6 karpenter.sh/capacity-type=spot"}));
+  // Not named, not selected: nothing.
+  std::string y = deployment("api", "  replicas: 3\n", "");
+  EXPECT_EQ(pieces(e.fix(y)), (Lines{"api 3 "}));
+  // A catch-all profile (workloads: {}) selects every Deployment; groups by pool.
+  std::string pools =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: graviton}\nspec: {}\n"
+      "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: x86}\nspec: {}\n";
+  e.config.node_pools.spread_profiles.push_back(
+      profile("by-pool", {{"", "", "graviton", {0, 1}}, {"", "", "x86", {0, 1}}}, true));
+  std::string fixed = e.fix(y, pools);
+  EXPECT_EQ(pieces(fixed), (Lines{"api-graviton 1 karpenter.sh/nodepool=graviton",
+                                  "api-x86 2 karpenter.sh/nodepool=x86"}));
+  EXPECT_EQ(
+      e.run({Input::in_memory("a.yaml", fixed), Input::in_memory("b.yaml", pools)}, Task::Remove)
+          .files[0]
+          .output(),
+      y);
+  // A pool archfit does not know, and a profile that does not exist.
+  EXPECT_EQ(pieces(e.fix(y)), (Lines{"api 3 "}));
+  ASSERT_EQ(e.rules(), (Lines{"spread-refused"}));
+  EXPECT_NE(e.findings[0].message.find("names pool \"graviton\", which is not among the pools"),
+            std::string::npos);
+  std::string z =
+      deployment("z", "  replicas: 3\n", "  annotations:\n    archfit.io/spread: fast\n");
+  e.fix(z);
+  ASSERT_EQ(e.rules(), (Lines{"spread-refused"}));
+  EXPECT_NE(e.findings[0].message.find(
+                "it names the profile \"fast\", which spread.profiles does not have (it has "
+                "mostly-spot, by-pool)"),
+            std::string::npos);
+}
+
 // Laws over generated Deployments.
 TEST(Spread, LawsOnGeneratedDeployments) {
   Engine e;

@@ -1,0 +1,76 @@
+// The reader of spread.profiles: archfit's own weighted spreads.
+#include <set>
+
+#include <archfit/config/names.hpp>
+#include <archfit/config/schema.hpp>
+#include <archfit/pools/allocation.hpp>
+
+namespace archfit::config {
+
+namespace {
+
+pools::ProfileGroup read_group(const Field& item) {
+  pools::ProfileGroup g;
+  for (const Field::Entry& e : item.entries({"nodeLabel", "pool", "base", "weight"})) {
+    if (e.value.is_null()) continue;
+    if (e.key == "nodeLabel") {
+      std::string text = e.value.as_string();
+      std::size_t eq = text.find('=');
+      if (eq == std::string::npos || eq == 0)
+        e.value.fail("must read key=value, e.g. karpenter.sh/capacity-type=spot");
+      g.label_key = text.substr(0, eq);
+      g.label_value = text.substr(eq + 1);
+      require(Syntax::QualifiedName, g.label_key, "label key", e.value);
+      require(Syntax::LabelValue, g.label_value, "label value", e.value);
+    } else if (e.key == "pool") {
+      g.pool = e.value.as_string();
+    } else if (e.key == "base") {
+      g.share.base = static_cast<std::uint32_t>(e.value.as_int(0, pools::kMaxReplicas));
+    } else {
+      g.share.weight = static_cast<std::uint32_t>(e.value.as_int(0, pools::kMaxWeight));
+    }
+  }
+  if (g.label_key.empty() == g.pool.empty())
+    item.fail(
+        "a group names either nodeLabel (key=value) or pool, e.g. {pool: spot-arm, weight: 3}");
+  return g;
+}
+
+}  // namespace
+
+void read_spread_profiles(const Field& value, ParsedConfig& out) {
+  std::vector<pools::SpreadProfile>& profiles = out.config.node_pools.spread_profiles;
+  profiles.clear();
+  std::set<std::string> names;
+  for (const Field& item : value.items()) {
+    pools::SpreadProfile p;
+    for (const Field::Entry& e : item.entries({"name", "groups", "workloads"})) {
+      if (e.value.is_null()) continue;
+      if (e.key == "name") {
+        p.name = e.value.as_string();
+        if (!names.insert(p.name).second) e.value.fail("names a profile twice: \"" + p.name + "\"");
+      } else if (e.key == "groups") {
+        for (const Field& g : e.value.items())
+          p.groups.push_back(read_group(g));
+      } else {
+        p.assigns = true;
+        for (const Field::Entry& w : e.value.entries({"matchLabels", "namespaces"})) {
+          if (w.value.is_null()) continue;
+          if (w.key == "matchLabels") {
+            p.match_labels = read_labels(w.value);
+          } else {
+            p.namespaces = w.value.as_strings();
+          }
+        }
+      }
+    }
+    if (p.name.empty()) item.fail("a profile needs a name, e.g. {name: spot-heavy, groups: [...]}");
+    if (p.groups.empty())
+      item.fail("a profile needs groups, e.g. [{nodeLabel: type=default, base: 1, weight: 1}]");
+    if (p.groups.size() > pools::kMaxGroups)
+      item.fail("has more than " + std::to_string(pools::kMaxGroups) + " groups");
+    profiles.push_back(std::move(p));
+  }
+}
+
+}  // namespace archfit::config
