@@ -1,0 +1,212 @@
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include <archfit/pools/allocation.hpp>
+#include <archfit/pools/spread.hpp>
+
+#include "run/spread_detail.hpp"
+
+namespace archfit::run::detail {
+
+namespace {
+
+using yaml::NodeRef;
+
+// The node label of a pool named by a profile's group.
+std::optional<std::pair<std::string, std::string>> pool_label(const std::string& name,
+                                                              const SpreadWorld& world) {
+  for (const pools::Pool& p : world.pools) {
+    if (p.name != name) continue;
+    switch (p.source) {
+      case pools::PoolSource::NodePool:
+        return std::pair<std::string, std::string>{"karpenter.sh/nodepool", name};
+      case pools::PoolSource::Provisioner:
+        return std::pair<std::string, std::string>{"karpenter.sh/provisioner-name", name};
+      case pools::PoolSource::NodeGroup:
+        return std::pair<std::string, std::string>{p.path.starts_with("managedNodeGroups")
+                                                       ? "eks.amazonaws.com/nodegroup"
+                                                       : "alpha.eksctl.io/nodegroup-name",
+                                                   name};
+      case pools::PoolSource::Declared:
+        if (p.labels.empty()) return std::nullopt;
+        return p.labels.front();
+    }
+  }
+  return std::nullopt;
+}
+
+Spec spec_of_profile(const pools::SpreadProfile& profile, const SpreadWorld& world) {
+  Spec s;
+  s.origin = "spread profile \"" + profile.name + "\"";
+  for (const pools::ProfileGroup& g : profile.groups) {
+    if (g.pool.empty()) {
+      s.groups.push_back(pools::StrategyGroup{g.label_key, g.label_value, g.share});
+      continue;
+    }
+    std::optional<std::pair<std::string, std::string>> label = pool_label(g.pool, world);
+    if (!label) {
+      s.invalid =
+          "the profile names pool \"" + g.pool +
+          "\", which is not among the pools archfit knows (or a declared pool without labels)";
+      return s;
+    }
+    s.groups.push_back(pools::StrategyGroup{label->first, label->second, g.share});
+  }
+  return s;
+}
+
+std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& world) {
+  NodeRef annotation = at(w.object, {"metadata", "annotations", pools::kStrategyAnnotation});
+  if (annotation.is_scalar()) {
+    Spec s;
+    s.origin = std::string("its annotation ") + pools::kStrategyAnnotation;
+    std::string why;
+    std::optional<std::vector<pools::StrategyGroup>> groups =
+        pools::try_parse_strategy(annotation.scalar(), &why);
+    if (groups) {
+      s.groups = std::move(*groups);
+    } else {
+      s.invalid = why;
+    }
+    return s;
+  }
+  NodeRef named = at(w.object, {"metadata", "annotations", pools::kProfileAnnotation});
+  if (named.is_scalar()) {
+    for (const pools::SpreadProfile& p : world.profiles) {
+      if (p.name == named.scalar()) return spec_of_profile(p, world);
+    }
+    std::string known;
+    for (const pools::SpreadProfile& p : world.profiles)
+      known += (known.empty() ? "" : ", ") + p.name;
+    return Spec{{},
+                std::string("its annotation ") + pools::kProfileAnnotation,
+                "it names the profile \"" + std::string(named.scalar()) +
+                    "\", which spread.profiles does not have" +
+                    (known.empty() ? std::string(" (it has none)") : " (it has " + known + ")")};
+  }
+  for (const pools::Distributor& d : world.distributors) {
+    if (d.target_name != w.name || d.namespace_name != w.namespace_name) continue;
+    if (!d.target_kind.empty() && d.target_kind != w.kind) continue;
+    return Spec{d.groups, d.title(), ""};
+  }
+  for (const pools::SpreadProfile& p : world.profiles) {
+    if (p.selects(w.labels, w.namespace_name)) return spec_of_profile(p, world);
+  }
+  return std::nullopt;
+}
+
+std::string derived_name(const std::string& name, const std::string& value) {
+  std::string out = name + "-";
+  for (char c : value) {
+    char l = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += (std::isalnum(static_cast<unsigned char>(l)) != 0) ? l : '-';
+  }
+  while (out.back() == '-')
+    out.pop_back();
+  return out;
+}
+
+std::string join_archs(const std::set<std::string>& archs) {
+  std::string out;
+  for (const std::string& a : archs)
+    out += (out.empty() ? "" : ", ") + a;
+  return out;
+}
+
+}  // namespace
+
+Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs) {
+  Plan plan;
+  plan.spec = spec_of(w, world);
+  if (!plan.spec) return plan;
+  const Spec& spec = *plan.spec;
+  auto refuse = [&plan](std::string why) {
+    plan.refused = std::move(why);
+    return plan;
+  };
+  if (!spec.invalid.empty()) return refuse(spec.invalid);
+  if (w.kind != "Deployment") {
+    return refuse("only Deployments are split; a " + w.kind +
+                  " keeps its pods' identity or runs to completion, so archfit leaves it to the "
+                  "scheduler");
+  }
+  if (!w.path.empty()) return refuse("it is an item of a List; split it as a document of its own");
+  if (world.autoscaled.contains(w.namespace_name + "/" + w.name)) {
+    return refuse(
+        "an autoscaler (HorizontalPodAutoscaler or ScaledObject) scales it, and would "
+        "scale each piece on its own; use a topology spread instead");
+  }
+  NodeRef name = at(w.object, {"metadata", "name"});
+  if (!name.is_scalar() || name.style() != yaml::Style::Plain)
+    return refuse("metadata.name is not written as a plain scalar");
+  NodeRef replicas = at(w.object, {"spec", "replicas"});
+  plan.replicas = 1;
+  if (replicas) {
+    yaml::Resolved r = replicas.resolve();
+    if (!replicas.is_scalar() || replicas.style() != yaml::Style::Plain ||
+        r.type != yaml::ScalarType::Int || r.integer < 0 || r.integer > pools::kMaxReplicas) {
+      return refuse("spec.replicas is not a plain integer from 0 to " +
+                    std::to_string(pools::kMaxReplicas));
+    }
+    plan.replicas = static_cast<std::uint32_t>(r.integer);
+  }
+  if (!at(w.object, {"spec", "selector", "matchLabels"}).is_mapping())
+    return refuse("spec.selector has no matchLabels for the piece's own label");
+  const manifest::PodTemplate& t = w.templates.at(0);
+  NodeRef labels = at(t.node, {"metadata", "labels"});
+  if (!labels.is_mapping()) return refuse("the pod template has no labels");
+  NodeRef node_selector = field(t.spec, "nodeSelector");
+  if (node_selector && !node_selector.is_null() && !node_selector.is_mapping())
+    return refuse("the pod template's nodeSelector is not a mapping");
+  // Groups whose nodes cannot run the images are left out.
+  std::optional<std::set<std::string>> image_archs = archs ? archs(t) : std::nullopt;
+  std::vector<const pools::StrategyGroup*> kept;
+  for (const pools::StrategyGroup& g : spec.groups) {
+    if (node_selector.is_mapping() && field(node_selector, g.label_key)) {
+      return refuse("the pod template already selects " + g.label_key +
+                    " in its nodeSelector; the pieces would each need their own value");
+    }
+    std::set<std::string> group_archs;
+    bool known = false;
+    if (g.label_key == pools::kArchLabel) {
+      group_archs.insert(g.label_value);
+      known = true;
+    }
+    for (const pools::Pool& p : world.pools) {
+      if (!p.domain(g.label_key).allows(g.label_value)) continue;
+      std::set<std::string> a =
+          p.archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"});
+      group_archs.insert(a.begin(), a.end());
+      known = true;
+    }
+    bool runs = !known || !image_archs ||
+                std::any_of(image_archs->begin(), image_archs->end(),
+                            [&](const std::string& a) { return group_archs.contains(a); });
+    if (!runs) {
+      plan.excluded.push_back("group " + g.label_key + "=" + g.label_value +
+                              " is left out: its nodes run " + join_archs(group_archs) +
+                              ", the images run on " + join_archs(*image_archs));
+      continue;
+    }
+    kept.push_back(&g);
+  }
+  if (kept.empty()) return refuse("no group's nodes run the images");
+  std::vector<pools::Share> shares;
+  for (const pools::StrategyGroup* g : kept)
+    shares.push_back(g->share);
+  std::string why;
+  std::optional<std::vector<std::uint32_t>> counts =
+      pools::try_allocate(plan.replicas, shares, &why);
+  if (!counts) return refuse(why);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    Piece p{derived_name(w.name, kept[i]->label_value), kept[i], (*counts)[i]};
+    if (!names.insert(p.name).second || p.name.size() > 253)
+      return refuse("the pieces' names (" + p.name + ") would not be distinct valid names");
+    plan.pieces.push_back(std::move(p));
+  }
+  return plan;
+}
+
+}  // namespace archfit::run::detail
