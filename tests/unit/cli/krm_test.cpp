@@ -67,6 +67,26 @@ TEST(Krm, FixesItemsInPlaceAndKeepsEverythingElse) {
   EXPECT_TRUE(contains(r.err, "archfit krm: 3 items, 2 workloads, fixed")) << r.err;
 }
 
+// An item stays one item: a Deployment with a weighted spread is not split
+// here, and a result says so (fix of the manifests splits it).
+TEST(Krm, DoesNotSplitADeploymentIntoItems) {
+  Project p;
+  std::string input =
+      "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems:\n"
+      "- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: web\n"
+      "    annotations:\n      CustomPodScheduleStrategy: 'type=a,weight=1:type=b,weight=1'\n"
+      "  spec:\n    replicas: 4\n    selector: {matchLabels: {app: web}}\n"
+      "    template:\n      metadata: {labels: {app: web}}\n      spec:\n"
+      "        containers: [{name: app, image: both:1}]\n";
+  ProcessResult r = p.run({"krm"}, input);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  yaml::Value out = value_of(r.out);
+  ASSERT_EQ(out.find("items")->items().size(), 1u);
+  EXPECT_FALSE(contains(r.out, "archfit.io/split"));
+  EXPECT_TRUE(contains(r.out, "spread-not-split")) << r.out;
+  EXPECT_TRUE(contains(r.out, "not here: run archfit fix on the manifests")) << r.out;
+}
+
 TEST(Krm, LintLeavesItemsAndReportsResultsWithTheirFiles) {
   Project p;
   std::string input = resource_list("");
