@@ -6,27 +6,15 @@
 #include <archfit/pools/read.hpp>
 #include <archfit/yaml/value.hpp>
 
+#include "pools/fields.hpp"
+
 namespace archfit::pools {
 
 namespace {
 
+using detail::field;
+using detail::refuse;
 using yaml::NodeRef;
-
-[[noreturn]] void refuse(NodeRef at, const std::string& message) {
-  fail(ErrorKind::Input, message, Location{"", at.line(), at.column()});
-}
-
-NodeRef field(NodeRef mapping, std::string_view key) {
-  NodeRef m = mapping.resolved();
-  if (!m.is_mapping()) return NodeRef();
-  return yaml::lookup(m, key).resolved();
-}
-
-NodeRef at_path(NodeRef node, std::initializer_list<std::string_view> path) {
-  for (std::string_view key : path)
-    node = field(node, key);
-  return node;
-}
 
 std::string text_of(NodeRef node, const std::string& what) {
   if (!node) return {};
@@ -116,12 +104,12 @@ Pool start(NodeRef at, std::string name, PoolSource source, NodeRef root) {
 }
 
 Pool karpenter_pool(NodeRef root, bool node_pool) {
-  std::string name = text_of(at_path(root, {"metadata", "name"}), "metadata.name");
+  std::string name = text_of(yaml::lookup_path(root, {"metadata", "name"}), "metadata.name");
   Pool p = start(root, name, node_pool ? PoolSource::NodePool : PoolSource::Provisioner, root);
   NodeRef spec = field(root, "spec");
-  NodeRef labels =
-      node_pool ? at_path(spec, {"template", "metadata", "labels"}) : field(spec, "labels");
-  NodeRef body = node_pool ? at_path(spec, {"template", "spec"}) : spec;
+  NodeRef labels = node_pool ? yaml::lookup_path(spec, {"template", "metadata", "labels"})
+                             : field(spec, "labels");
+  NodeRef body = node_pool ? yaml::lookup_path(spec, {"template", "spec"}) : spec;
   p.labels = labels_of(labels, "labels");
   p.requirements = requirements_of(field(body, "requirements"));
   p.taints = taints_of(field(body, "taints"), "taints");
@@ -164,13 +152,13 @@ Pool node_group(NodeRef root, NodeRef group, const std::string& path, const Read
   std::string one = text_of(field(group, "instanceType"), "instanceType");
   if (!one.empty() && one != "mixed") p.instance_types.push_back(one);
   for (NodeRef list : {field(group, "instanceTypes"),
-                       at_path(group, {"instancesDistribution", "instanceTypes"})}) {
+                       yaml::lookup_path(group, {"instancesDistribution", "instanceTypes"})}) {
     each_item(list, "instanceTypes", [&](NodeRef v, std::size_t) {
       p.instance_types.push_back(text_of(v, "an instance type"));
     });
   }
   std::string selected =
-      text_of(at_path(group, {"instanceSelector", "cpuArchitecture"}), "cpuArchitecture");
+      text_of(yaml::lookup_path(group, {"instanceSelector", "cpuArchitecture"}), "cpuArchitecture");
   if (!selected.empty()) {
     p.instance_archs.insert(normal_arch(selected));
   } else {

@@ -4,24 +4,16 @@
 #include <archfit/base/text.hpp>
 #include <archfit/pools/spread.hpp>
 
+#include "pools/fields.hpp"
+
 namespace archfit::pools {
 
 namespace {
 
+using detail::field;
+using detail::refuse;
+using detail::scalar_text;
 using yaml::NodeRef;
-
-[[noreturn]] void refuse(NodeRef at, const std::string& message) {
-  fail(ErrorKind::Input, message, Location{"", at.line(), at.column()});
-}
-
-NodeRef field(NodeRef mapping, std::string_view key) {
-  NodeRef m = mapping.resolved();
-  return m.is_mapping() ? yaml::lookup(m, key).resolved() : NodeRef();
-}
-
-std::string text_of(NodeRef node) {
-  return node.is_scalar() ? std::string(node.scalar()) : "";
-}
 
 }  // namespace
 
@@ -50,19 +42,19 @@ bool may_hold_distributors(std::string_view text) {
 
 std::optional<Distributor> read_distributor(NodeRef root) {
   root = root.resolved();
-  if (text_of(field(root, "kind")) != "PodDistributor" ||
-      !text_of(field(root, "apiVersion")).starts_with("versprei.versprei.io/")) {
+  if (scalar_text(field(root, "kind")) != "PodDistributor" ||
+      !scalar_text(field(root, "apiVersion")).starts_with("versprei.versprei.io/")) {
     return std::nullopt;
   }
   Distributor d;
-  d.name = text_of(field(field(root, "metadata"), "name"));
-  d.namespace_name = text_of(field(field(root, "metadata"), "namespace"));
+  d.name = scalar_text(field(field(root, "metadata"), "name"));
+  d.namespace_name = scalar_text(field(field(root, "metadata"), "namespace"));
   d.line = root.line();
   NodeRef spec = field(root, "spec");
   NodeRef target = field(spec, "target");
-  d.target_api_version = text_of(field(target, "apiVersion"));
-  d.target_kind = text_of(field(target, "kind"));
-  d.target_name = text_of(field(target, "name"));
+  d.target_api_version = scalar_text(field(target, "apiVersion"));
+  d.target_kind = scalar_text(field(target, "kind"));
+  d.target_name = scalar_text(field(target, "name"));
   if (d.target_name.empty())
     refuse(target ? target : root, "a PodDistributor needs spec.target.name");
   NodeRef list = field(spec, "distribution");
@@ -72,7 +64,7 @@ std::optional<Distributor> read_distributor(NodeRef root) {
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
     NodeRef label = field(item, "nodeLabel");
-    std::string text = text_of(label);
+    std::string text = scalar_text(label);
     std::size_t eq = text.find('=');
     if (eq == std::string::npos || eq == 0)
       refuse(label ? label : item,

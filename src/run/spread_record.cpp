@@ -6,21 +6,6 @@ namespace archfit::run::detail {
 
 using yaml::NodeRef;
 
-NodeRef field(NodeRef mapping, std::string_view key) {
-  NodeRef m = mapping.resolved();
-  return m.is_mapping() ? yaml::lookup(m, key).resolved() : NodeRef();
-}
-
-NodeRef at(NodeRef node, std::initializer_list<std::string_view> path) {
-  for (std::string_view k : path)
-    node = field(node, k);
-  return node;
-}
-
-std::string text_of(NodeRef node) {
-  return node.is_scalar() ? std::string(node.scalar()) : "";
-}
-
 std::string Record::str() const {
   std::string out = std::to_string(piece) + "/" + std::to_string(pieces) + " of " + name +
                     " replicas=" + replicas + " key=" + key;

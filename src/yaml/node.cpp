@@ -158,4 +158,13 @@ NodeRef lookup(NodeRef mapping, std::string_view key, NodeRef* merged_by) {
   return lookup_at(mapping, key, merged_by, 0);
 }
 
+NodeRef lookup_path(NodeRef node, std::initializer_list<std::string_view> path) {
+  node = node.resolved();
+  for (std::string_view key : path) {
+    if (!node.is_mapping()) return NodeRef();
+    node = lookup(node, key).resolved();
+  }
+  return node;
+}
+
 }  // namespace archfit::yaml

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -156,5 +157,10 @@ bool is_merge_key(NodeRef key);
 // the first source that has it). When it came through a merge key and
 // `merged_by` is given, that is set to the `<<` key. Null when absent.
 NodeRef lookup(NodeRef mapping, std::string_view key, NodeRef* merged_by = nullptr);
+
+// The value at `path` below `node`, as Kubernetes reads it: each step a
+// lookup() in a mapping, aliases followed. Null when a step is missing or
+// what it reaches is not a mapping.
+NodeRef lookup_path(NodeRef node, std::initializer_list<std::string_view> path);
 
 }  // namespace archfit::yaml

@@ -14,12 +14,10 @@
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/run/run.hpp>
 
+#include "support/engine.hpp"
+
 // A named namespace: the unity build puts this file beside run_test.cpp.
 namespace archfit::run::pool_tests {
-
-const char* const kLock = R"({"version": 1, "images": {
-  "docker.io/library/amd64only:1": {"platforms": ["linux/amd64"]},
-  "docker.io/library/both:1": {"platforms": ["linux/amd64", "linux/arm64"]}}})";
 
 std::string deployment(const std::string& name, const std::string& image,
                        const std::string& spec_extra = "") {
@@ -40,38 +38,16 @@ const std::string kArmTaint =
     "      taints:\n      - key: kubernetes.io/arch\n        value: arm64\n        effect: "
     "NoSchedule\n";
 
-resolve::Sources offline() {
-  resolve::Sources s;
-  s.offline = true;
-  return s;
+using archfit::testing::Engine;
+
+// The rules the last run reported, with their files (mutable-tag aside).
+std::vector<std::string> rules(const Engine& e) {
+  std::vector<std::string> out;
+  for (const placement::Finding& f : e.findings) {
+    if (f.rule != "mutable-tag") out.push_back(f.file + " " + f.rule);
+  }
+  return out;
 }
-
-struct Engine {
-  placement::Config config = placement::Config::defaults();
-  resolve::Resolver resolver{resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
-                             "archfit.lock", offline()};
-  std::vector<placement::Finding> findings;
-
-  RunResult run(const std::vector<Input>& inputs, Task task) {
-    findings.clear();
-    RunSink sink;
-    sink.finding = [this](const placement::Finding& f) { findings.push_back(f); };
-    return run_pipeline(inputs, config, resolver, task, sink);
-  }
-  std::vector<std::string> rules() const {
-    std::vector<std::string> out;
-    for (const placement::Finding& f : findings) {
-      if (f.rule != "mutable-tag") out.push_back(f.file + " " + f.rule);
-    }
-    return out;
-  }
-  const placement::Finding* find(const std::string& rule) const {
-    for (const placement::Finding& f : findings) {
-      if (f.rule == rule) return &f;
-    }
-    return nullptr;
-  }
-};
 
 using Rules = std::vector<std::string>;
 
@@ -152,7 +128,7 @@ TEST(RunPools, PoolRulesAndFixLeavesPoolsAloneByDefault) {
       node_pool("arm", "arm64") + "---\n" +
       "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: any}\nspec: {}\n";
   e.run({Input::in_memory("pools.yaml", pools)}, Task::Lint);
-  EXPECT_EQ(e.rules(),
+  EXPECT_EQ(rules(e),
             (Rules{"pools.yaml pool-arch-taint-missing", "pools.yaml pool-arch-unconstrained"}));
   EXPECT_FALSE(e.findings[0].fixable);  // nodePools.fix is off
   RunResult r = e.run({Input::in_memory("pools.yaml", pools)}, Task::Fix);
@@ -177,7 +153,7 @@ TEST(RunPools, FixAppendsTheTaintAndRemoveTakesItOut) {
             "        operator: In\n        values: [arm64]\n      taints:\n"
             "      - key: kubernetes.io/arch\n        value: arm64\n        effect: NoSchedule\n");
   e.run({Input::in_memory("pools.yaml", once)}, Task::Lint);
-  EXPECT_EQ(e.rules(), Rules{});
+  EXPECT_EQ(rules(e), Rules{});
   EXPECT_FALSE(e.run({Input::in_memory("pools.yaml", once)}, Task::Fix).files[0].changed());
   EXPECT_EQ(e.run({Input::in_memory("pools.yaml", once)}, Task::Remove).files[0].output(),
             original);

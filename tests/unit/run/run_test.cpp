@@ -15,12 +15,10 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
+#include "support/engine.hpp"
+
 namespace archfit::run {
 namespace {
-
-const char* const kLock = R"({"version": 1, "images": {
-  "docker.io/library/amd64only:1": {"platforms": ["linux/amd64"]},
-  "docker.io/library/both:1": {"platforms": ["linux/amd64", "linux/arm64"]}}})";
 
 std::string deployment(const std::string& name, const std::string& image) {
   return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
@@ -28,27 +26,7 @@ std::string deployment(const std::string& name, const std::string& image) {
          image + "\n";
 }
 
-resolve::Sources offline() {
-  resolve::Sources s;
-  s.offline = true;
-  return s;
-}
-
-// An offline engine over the lock above, default configuration.
-struct Engine {
-  placement::Config config = placement::Config::defaults();
-  resolve::Resolver resolver{resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
-                             "archfit.lock", offline()};
-  std::vector<placement::Finding> findings;
-  std::vector<report::WorkloadSeen> workloads;
-
-  RunResult run(const std::vector<Input>& inputs, Task task, const RunOptions& options = {}) {
-    RunSink sink;
-    sink.finding = [this](const placement::Finding& f) { findings.push_back(f); };
-    sink.workload = [this](const report::WorkloadSeen& w) { workloads.push_back(w); };
-    return run_pipeline(inputs, config, resolver, task, sink, options);
-  }
-};
+using archfit::testing::Engine;
 
 TEST(Run, LintReportsEachDocumentInOrderAndChangesNothing) {
   Engine e;

@@ -110,8 +110,8 @@ TEST(Parse, AnchorsAliasesAndTags) {
 }
 
 TEST(Parse, DuplicateKeysAreRefusedNamingBothPlaces) {
-  for (const char* doc : {"a: 1\nb: 2\na: 3\n", "x:\n  spec: 1\n  spec: 2\n", "{a: 1, b: 2, a: 3}\n",
-                          "- {image: x, image: y}\n"}) {
+  for (const char* doc : {"a: 1\nb: 2\na: 3\n", "x:\n  spec: 1\n  spec: 2\n",
+                          "{a: 1, b: 2, a: 3}\n", "- {image: x, image: y}\n"}) {
     try {
       parse_document(doc, 10);
       ADD_FAILURE() << "accepted " << doc;
@@ -221,6 +221,18 @@ TEST(Parse, SizeLimit) {
   Limits limits;
   limits.max_document_bytes = 8;
   EXPECT_THROW(parse_document("a: 123456789\n", 0, limits), Error);
+}
+
+// A path of keys read as Kubernetes reads it: through aliases and merge keys;
+// null where a step is missing or lands on something that is not a mapping.
+TEST(LookupPath, FollowsAliasesAndMergeKeysAndStopsAtNonMappings) {
+  Tree tree =
+      parse_document("base: &b {spec: {replicas: 3}}\nobj:\n  <<: *b\n  meta: *b\n  list: [1]\n");
+  EXPECT_EQ(lookup_path(tree.root(), {"obj", "spec", "replicas"}).scalar(), "3");
+  EXPECT_EQ(lookup_path(tree.root(), {"obj", "meta", "spec", "replicas"}).scalar(), "3");
+  EXPECT_FALSE(lookup_path(tree.root(), {"obj", "list", "x"}));
+  EXPECT_FALSE(lookup_path(tree.root(), {"obj", "none"}));
+  EXPECT_EQ(lookup_path(tree.root(), {}), tree.root());
 }
 
 }  // namespace
