@@ -79,7 +79,7 @@ const std::vector<KeySpec>& config_keys() {
        [](const Field& f, ParsedConfig& c) { c.config.node_pools.fix = f.as_bool(); }},
       {"nodePools.pools", "list of {name, labels, taints, archs}", read_declared_pools},
       {"nodePools.instanceArchs", "map of instance type to architecture", read_instance_archs},
-      {"spread.profiles", "list of {name, groups, workloads}", read_spread_profiles},
+      {"spread.profiles", "list of {name, groups, workloads, realisation, label}", read_spread_profiles},
       {"kinds.exclude", "list of kinds", read_kinds_exclude},
       {"kinds.extra", "list of {apiVersion, kind, podTemplate}", read_kinds_extra},
       {"namespaces.include", "list of namespaces",

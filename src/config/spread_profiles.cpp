@@ -1,4 +1,5 @@
 // The reader of spread.profiles: archfit's own weighted spreads.
+#include <optional>
 #include <set>
 
 #include <archfit/config/names.hpp>
@@ -44,9 +45,19 @@ void read_spread_profiles(const Field& value, ParsedConfig& out) {
   std::set<std::string> names;
   for (const Field& item : value.items()) {
     pools::SpreadProfile p;
-    for (const Field::Entry& e : item.entries({"name", "groups", "workloads"})) {
+    std::optional<Field> label_field;
+    for (const Field::Entry& e :
+         item.entries({"name", "groups", "workloads", "realisation", "label"})) {
       if (e.value.is_null()) continue;
-      if (e.key == "name") {
+      if (e.key == "realisation") {
+        p.realisation = e.value.as_enum("realisation", {"split", "topologySpread"}) == 0
+                            ? pools::Realisation::Split
+                            : pools::Realisation::TopologySpread;
+      } else if (e.key == "label") {
+        p.label = e.value.as_string();
+        require(Syntax::QualifiedName, p.label, "label key", e.value);
+        label_field = e.value;
+      } else if (e.key == "name") {
         p.name = e.value.as_string();
         if (!names.insert(p.name).second) e.value.fail("names a profile twice: \"" + p.name + "\"");
       } else if (e.key == "groups") {
@@ -69,6 +80,20 @@ void read_spread_profiles(const Field& value, ParsedConfig& out) {
       item.fail("a profile needs groups, e.g. [{nodeLabel: type=default, base: 1, weight: 1}]");
     if (p.groups.size() > pools::kMaxGroups)
       item.fail("has more than " + std::to_string(pools::kMaxGroups) + " groups");
+    if (p.realisation == pools::Realisation::Split && label_field)
+      label_field->fail("only a topologySpread profile has a label; add realisation: topologySpread");
+    if (p.realisation == pools::Realisation::TopologySpread) {
+      for (const pools::ProfileGroup& g : p.groups) {
+        if (g.pool.empty())
+          item.fail("a topologySpread profile's groups name Karpenter pools (pool: NAME), whose "
+                    "nodes get the label values; " + g.label_key + "=" + g.label_value +
+                    " is a node label");
+      }
+      if (!label_field)
+        require(Syntax::QualifiedName, p.topology_key(), "label key (from the profile's name)", item);
+      std::string why;
+      if (!p.values(&why)) item.fail(why);
+    }
     profiles.push_back(std::move(p));
   }
 }

@@ -10,6 +10,7 @@
 #include "placement/images.hpp"
 #include "placement/labels.hpp"
 #include "placement/reporter.hpp"
+#include "placement/spread.hpp"
 #include "placement/tolerations.hpp"
 #include "placement/validate.hpp"
 #include "placement/view.hpp"
@@ -230,6 +231,9 @@ class Planner {
     bool preferences =
         config_.mode == Mode::Preferred && detail::add_preferences(d, usable, nodes_);
     std::vector<Toleration> added = detail::add_tolerations(d, usable.archs(), config_);
+    const pools::TopologySpread* wanted = report_.where().spread;
+    std::optional<detail::SpreadOutcome> spread;
+    if (wanted != nullptr) spread = detail::add_topology_spread(d, *wanted, usable.archs());
     if (d.changed() && config_.annotate) annotate(d, S);
     plan_.gives_back = d.gives_back();
     plan_.desired = std::move(d).release();
@@ -239,6 +243,43 @@ class Planner {
     if (too_wide) report_too_wide(f, own, selector_only);
     if (preferences) report_preferences(f);
     if (!added.empty()) report_tolerations(f, added);
+    if (spread) report_spread(*wanted, *spread);
+  }
+
+  void report_spread(const pools::TopologySpread& wanted, const detail::SpreadOutcome& s) {
+    const std::string field = "spec.topologySpreadConstraints";
+    if (!s.refused.empty()) {
+      if (report_.wants(Severity::Warning, false))
+        report_.add("spread-refused", Severity::Warning,
+                    "archfit does not spread these pods (" + wanted.origin + "): " + s.refused,
+                    t_.spec, field);
+      return;
+    }
+    if (!s.excluded.empty() && report_.wants(Severity::Warning, false)) {
+      report_.add("spread-group-excluded", Severity::Warning,
+                  wanted.origin + ": " + detail::join(s.excluded, ", ") +
+                      (s.excluded.size() == 1 ? " is" : " are") +
+                      " left out, since the images run on " + detail::list(plan_.platforms) +
+                      "; the pods spread over " + detail::join(s.kept, ", "),
+                  t_.spec, field);
+    }
+    if (wanted.has_bases && report_.wants(Severity::Warning, false)) {
+      report_.add("spread-base-unexpressed", Severity::Warning,
+                  wanted.origin +
+                      " gives a group a base, which a topology spread cannot keep: the pods are "
+                      "divided by weight alone (realisation: split keeps bases, for Deployments "
+                      "without an autoscaler)",
+                  t_.spec, field);
+    }
+    if (!s.added || !report_.wants(Severity::Warning, true)) return;
+    Finding& finding = report_.add(
+        "spread-not-applied", Severity::Warning,
+        "the pods do not spread over " + detail::join(s.kept, ", ") + " as " + wanted.origin +
+            " asks; archfit fix adds a topology spread over " + wanted.key + " (maxSkew 1) and " +
+            wanted.key + " In [" + detail::join(s.values, ", ") +
+            "] to their required node affinity",
+        t_.spec, field);
+    fixable(finding, "topologySpreadConstraints");
   }
 
   struct Facts {

@@ -1,8 +1,8 @@
 // What archfit reads and writes of a pod template, as data: the template's
 // whole `metadata` (when it has one) and, under `spec`, only the pod spec's
-// nodeSelector, affinity and tolerations (those it has). Ownership record
-// paths are paths in this view. Fields are read as Kubernetes reads them:
-// through aliases and merge keys.
+// nodeSelector, affinity, tolerations and topologySpreadConstraints (those
+// it has). Ownership record paths are paths in this view. Fields are read as
+// Kubernetes reads them: through aliases and merge keys.
 #pragma once
 
 #include <optional>
@@ -19,7 +19,8 @@ namespace archfit::placement::detail {
 inline constexpr const char* kRequiredKey = "requiredDuringSchedulingIgnoredDuringExecution";
 inline constexpr const char* kPreferredKey = "preferredDuringSchedulingIgnoredDuringExecution";
 // The pod spec fields archfit manages, in the order it writes them.
-inline constexpr const char* kSpecFields[] = {"nodeSelector", "affinity", "tolerations"};
+inline constexpr const char* kSpecFields[] = {"nodeSelector", "affinity", "tolerations",
+                                              "topologySpreadConstraints"};
 
 yaml::Value read_view(const manifest::PodTemplate& t);
 

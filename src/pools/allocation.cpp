@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <numeric>
 
 #include <archfit/pools/allocation.hpp>
 
@@ -58,6 +59,35 @@ std::optional<std::vector<std::uint32_t>> try_allocate(std::uint32_t replicas,
     ++count[best];
   }
   return count;
+}
+
+std::optional<std::vector<std::uint32_t>> try_ratio(std::span<const Share> shares,
+                                                    std::string* why) {
+  std::uint32_t divisor = 0;
+  for (const Share& s : shares)
+    divisor = std::gcd(divisor, s.weight);
+  if (divisor == 0) {
+    if (why != nullptr) *why = "no group has a weight";
+    return std::nullopt;
+  }
+  std::vector<std::uint32_t> out;
+  std::uint64_t total = 0;
+  for (const Share& s : shares) {
+    out.push_back(s.weight / divisor);
+    total += out.back();
+  }
+  if (total > kMaxRatioValues) {
+    if (why != nullptr) {
+      std::string ratio;
+      for (std::uint32_t n : out)
+        ratio += (ratio.empty() ? "" : ":") + std::to_string(n);
+      *why = "the weights reduce to " + ratio + ", " + std::to_string(total) +
+             " label values; a topology spread takes at most " + std::to_string(kMaxRatioValues) +
+             " (round the weights)";
+    }
+    return std::nullopt;
+  }
+  return out;
 }
 
 }  // namespace archfit::pools

@@ -2,6 +2,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/pools/allocation.hpp>
 #include <archfit/pools/spread.hpp>
 
 #include "pools/fields.hpp"
@@ -34,6 +35,38 @@ bool SpreadProfile::selects(const std::vector<std::pair<std::string, std::string
     if (std::find(labels.begin(), labels.end(), wanted) == labels.end()) return false;
   }
   return true;
+}
+
+std::optional<std::vector<std::vector<std::string>>> SpreadProfile::values(
+    std::string* why) const {
+  std::vector<Share> shares;
+  for (const ProfileGroup& g : groups)
+    shares.push_back(g.share);
+  std::optional<std::vector<std::uint32_t>> counts = try_ratio(shares, why);
+  if (!counts) return std::nullopt;
+  std::vector<std::vector<std::string>> out;
+  std::uint32_t next = 1;
+  for (std::uint32_t n : *counts) {
+    std::vector<std::string>& values = out.emplace_back();
+    for (std::uint32_t k = 0; k < n; ++k)
+      values.push_back(std::to_string(next++));
+  }
+  return out;
+}
+
+std::vector<Requirement> spread_requirements(const std::string& pool,
+                                             const std::vector<SpreadProfile>& profiles) {
+  std::vector<Requirement> out;
+  for (const SpreadProfile& p : profiles) {
+    if (p.realisation != Realisation::TopologySpread) continue;
+    std::optional<std::vector<std::vector<std::string>>> values = p.values();
+    if (!values) continue;
+    for (std::size_t i = 0; i < p.groups.size(); ++i) {
+      if (p.groups[i].pool == pool && !(*values)[i].empty())
+        out.push_back(Requirement{p.topology_key(), Operator::In, (*values)[i]});
+    }
+  }
+  return out;
 }
 
 bool may_hold_distributors(std::string_view text) {

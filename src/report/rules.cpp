@@ -112,6 +112,18 @@ constexpr std::array kRules = {
     Rule{"spread-webhook", Severity::Info, false,
          "An in-cluster spreading webhook reads the same spread",
          "While one runs, it places the pods itself and overrides what archfit wrote."},
+    Rule{"spread-not-applied", Severity::Warning, true,
+         "A workload's topology spread profile is not written into its pods",
+         "fix adds a topologySpreadConstraint (maxSkew 1, DoNotSchedule) over the profile's "
+         "label, and an In expression on that label to every required node selector term."},
+    Rule{"spread-base-unexpressed", Severity::Warning, false,
+         "A topology spread profile gives a group a base, which a topology spread cannot keep",
+         "Pods are divided by weight alone; realisation: split keeps bases (Deployments without "
+         "an autoscaler)."},
+    Rule{"spread-pool-values-missing", Severity::Warning, true,
+         "A Karpenter pool lacks the label values a topology spread profile gives it",
+         "Its nodes never carry the label, so the profile's pods never go there. With "
+         "nodePools.fix: true, fix adds the requirement."},
 };
 
 }  // namespace

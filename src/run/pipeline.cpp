@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <deque>
 #include <exception>
 #include <memory>
 #include <optional>
@@ -90,20 +91,34 @@ unsigned worker_count() {
 class Pipeline {
  public:
   Pipeline(const std::vector<Setting>& settings, Task task, const RunSink& sink,
-           const RunOptions& options, RunResult& run, const std::vector<pools::Pool>& stream)
+           const RunOptions& options, RunResult& run, const std::vector<pools::Pool>& stream,
+           const SpreadWorld& world)
       : settings_(settings),
         task_(task),
         sink_(sink),
         options_(options),
         run_(run),
+        world_(world),
+        topology_(has_topology_profiles(world)),
         workers_(worker_count()) {
     wants_.reserve(settings.size());
     for (const Setting& s : settings) {
       wants_.emplace_back(s.resolver->settings());
-      // The pools of the input, and those of the configuration.
+      // The pools of the input, and those of the configuration; as fix
+      // leaves them, with the label values of topology spreads.
+      const pools::Settings& conf = s.config->node_pools;
       std::vector<pools::Pool>& pools = pools_.emplace_back(stream);
-      const std::vector<pools::Pool>& declared = s.config->node_pools.declared;
-      pools.insert(pools.end(), declared.begin(), declared.end());
+      pools.insert(pools.end(), conf.declared.begin(), conf.declared.end());
+      if (conf.fix && task != Task::Remove) {
+        for (pools::Pool& p : pools) {
+          if (!p.karpenter()) continue;
+          for (pools::Requirement& r : pools::spread_requirements(p.name, conf.spread_profiles)) {
+            bool has = std::any_of(p.requirements.begin(), p.requirements.end(),
+                                   [&r](const pools::Requirement& e) { return e.key == r.key; });
+            if (!has) p.requirements.push_back(std::move(r));
+          }
+        }
+      }
     }
   }
 
@@ -281,6 +296,8 @@ class Pipeline {
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
+    // The topology spreads of the workloads (planned templates point here).
+    std::deque<pools::TopologySpread> spreads;
     std::vector<PlannedTemplate> planned;
     // For each planned template: where its findings are in work.findings.
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
@@ -297,9 +314,14 @@ class Pipeline {
             file.input.name, piece.index, w.object.line(),
             placement::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name}});
       }
+      const pools::TopologySpread* spread = nullptr;
+      if (topology_ && task_ != Task::Remove) {
+        if (std::optional<pools::TopologySpread> s = topology_spread(w, world_))
+          spread = &spreads.emplace_back(std::move(*s));
+      }
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
-        placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet()};
+        placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet(), spread};
         PlannedTemplate& p = planned.emplace_back();
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
@@ -408,6 +430,8 @@ class Pipeline {
   const RunSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
+  const SpreadWorld& world_;
+  bool topology_;  // a spread profile is realised by topology spread
   std::vector<WantCollector> wants_;             // one per setting
   std::vector<std::vector<pools::Pool>> pools_;  // one per setting
   unsigned workers_;
@@ -523,7 +547,7 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
     spreads = spreads || contains(file.original, pools::kStrategyAnnotation) ||
               contains(file.original, kSplitAnnotation);
   if (spreads) with_spread.analyzers.push_back(&spread);
-  Pipeline pipeline(settings, task, sink, with_spread, run, stream);
+  Pipeline pipeline(settings, task, sink, with_spread, run, stream, world);
   for (FileResult& file : run.files)
     pipeline.first_pass(file);
   pipeline.second_pass();

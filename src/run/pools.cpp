@@ -41,6 +41,12 @@ std::vector<std::string> taints_path(const pools::Pool& p) {
   return {"spec", "taints"};
 }
 
+std::vector<std::string> requirements_path(const pools::Pool& p) {
+  if (p.source == pools::PoolSource::NodePool)
+    return {"spec", "template", "spec", "requirements"};
+  return {"spec", "requirements"};
+}
+
 placement::Path record_path(const std::vector<std::string>& keys) {
   placement::Path out;
   for (const std::string& k : keys)
@@ -65,61 +71,92 @@ Value taint_value(const pools::Taint& t) {
   return out;
 }
 
-// A Karpenter pool's taints and annotations as the user wrote them: without
+std::string detail_join(const std::vector<std::string>& path) {
+  std::string out;
+  for (const std::string& k : path)
+    out += (out.empty() ? "" : ".") + k;
+  return out;
+}
+
+Value requirement_value(const pools::Requirement& r) {
+  Value out = Value::mapping();
+  out.set("key", Value::string(r.key));
+  out.set("operator", Value::string("In"));
+  Value values = Value::sequence();
+  for (const std::string& v : r.values)
+    values.items().push_back(Value::string(v));
+  out.set("values", std::move(values));
+  return out;
+}
+
+// A list of a Karpenter pool that fix appends to (taints, requirements).
+struct PoolList {
+  std::vector<std::string> path;
+  std::optional<Value> user;  // as the user wrote it: without archfit's items
+  std::vector<Value> add;     // what fix appends
+};
+
+// A Karpenter pool's lists and annotations as the user wrote them: without
 // what the pool's record says archfit added (and still holds as written).
 struct UserPool {
-  std::optional<Value> taints;
+  std::vector<PoolList> lists;
   std::optional<Value> annotations;
   std::string refused;  // why the record cannot be read
 };
 
 const std::vector<std::string> kAnnotationsPath = {"metadata", "annotations"};
 
-UserPool user_pool(const Value& object, const std::vector<std::string>& tpath) {
+UserPool user_pool(const Value& object, const std::vector<std::vector<std::string>>& paths) {
   UserPool out;
-  const Value* current_taints = at(object, tpath);
   const Value* current_annotations = at(object, kAnnotationsPath);
-  std::set<std::size_t> ours;
-  bool created_taints = false, created_annotations = false;
+  std::optional<placement::Ownership> record;
   const Value* owned = current_annotations != nullptr && current_annotations->is_mapping()
                            ? current_annotations->find(placement::kOwnedAnnotation)
                            : nullptr;
   if (owned != nullptr) {
     std::string why = "not a string";
-    std::optional<placement::Ownership> record =
+    record =
         owned->is_string() ? placement::Ownership::parse(owned->as_string(), &why) : std::nullopt;
     if (!record) {
       out.refused = "its annotation " + std::string(placement::kOwnedAnnotation) +
                     " cannot be read (" + why + ")";
       return out;
     }
-    const placement::Path taints = record_path(tpath);
-    for (const placement::OwnedEntry& e : record->entries) {
+  }
+  bool created_annotations = false;
+  for (const std::vector<std::string>& path : paths) {
+    PoolList& list = out.lists.emplace_back();
+    list.path = path;
+    const Value* current = at(object, path);
+    const placement::Path where = record_path(path);
+    std::set<std::size_t> ours;
+    bool created = false;
+    for (const placement::OwnedEntry& e : record ? record->entries : decltype(record->entries){}) {
       if (e.kind == placement::OwnedEntry::Kind::Created) {
-        created_taints = created_taints || e.path == taints;
+        created = created || e.path == where;
         created_annotations = created_annotations || e.path == record_path(kAnnotationsPath);
         continue;
       }
-      bool in_taints =
-          e.kind == placement::OwnedEntry::Kind::Wrote && e.path.size() == taints.size() + 1 &&
-          std::equal(taints.begin(), taints.end(), e.path.begin()) && e.path.back().is_index;
-      if (in_taints && current_taints != nullptr && current_taints->is_sequence() &&
-          e.path.back().index < current_taints->items().size() &&
-          placement::data_hash(current_taints->items()[e.path.back().index]) == e.hash) {
+      bool inside = e.kind == placement::OwnedEntry::Kind::Wrote &&
+                    e.path.size() == where.size() + 1 &&
+                    std::equal(where.begin(), where.end(), e.path.begin()) &&
+                    e.path.back().is_index;
+      if (inside && current != nullptr && current->is_sequence() &&
+          e.path.back().index < current->items().size() &&
+          placement::data_hash(current->items()[e.path.back().index]) == e.hash) {
         ours.insert(e.path.back().index);  // still as archfit wrote it
       }
     }
-  }
-  if (current_taints != nullptr) {
-    if (current_taints->is_sequence()) {
-      Value::Sequence kept;
-      for (std::size_t i = 0; i < current_taints->items().size(); ++i) {
-        if (!ours.contains(i)) kept.push_back(current_taints->items()[i]);
-      }
-      if (!(created_taints && kept.empty())) out.taints = Value::sequence(std::move(kept));
-    } else {
-      out.taints = *current_taints;
+    if (current == nullptr) continue;
+    if (!current->is_sequence()) {
+      list.user = *current;
+      continue;
     }
+    Value::Sequence kept;
+    for (std::size_t i = 0; i < current->items().size(); ++i) {
+      if (!ours.contains(i)) kept.push_back(current->items()[i]);
+    }
+    if (!(created && kept.empty())) list.user = Value::sequence(std::move(kept));
   }
   if (current_annotations != nullptr) {
     Value a = *current_annotations;
@@ -142,32 +179,37 @@ std::vector<pools::Taint> taints_of(const std::optional<Value>& list) {
   return out;
 }
 
-// The changes from the object to the user's pool with `add` appended and
-// recorded.
-std::vector<yaml::FieldChange> pool_changes(const Value& object,
-                                            const std::vector<std::string>& tpath, UserPool user,
-                                            const std::vector<pools::Taint>& add) {
+// The changes from the object to the user's pool with each list's `add`
+// appended and recorded.
+std::vector<yaml::FieldChange> pool_changes(const Value& object, UserPool user) {
   placement::Ownership record;
-  if (!add.empty()) {
-    if (!user.taints) {
+  bool adds = false;
+  for (PoolList& list : user.lists) {
+    if (list.add.empty()) continue;
+    adds = true;
+    if (!list.user) {
       record.entries.push_back(
-          {placement::OwnedEntry::Kind::Created, record_path(tpath), 0, 0, {}, {}});
-      user.taints = Value::sequence();
+          {placement::OwnedEntry::Kind::Created, record_path(list.path), 0, 0, {}, {}});
+      list.user = Value::sequence();
     }
-    for (const pools::Taint& t : add) {
-      Value v = taint_value(t);
-      placement::Path p = record_path(tpath);
-      p.push_back(placement::PathStep::at(user.taints->items().size()));
+    for (Value& v : list.add) {
+      placement::Path p = record_path(list.path);
+      p.push_back(placement::PathStep::at(list.user->items().size()));
       record.entries.push_back(
           {placement::OwnedEntry::Kind::Wrote, p, placement::data_hash(v), 0, {}, {}});
-      user.taints->items().push_back(std::move(v));
+      list.user->items().push_back(std::move(v));
     }
+  }
+  if (adds) {
     if (!user.annotations) {
-      record.entries.insert(
-          record.entries.begin(),
+      record.entries.push_back(
           {placement::OwnedEntry::Kind::Created, record_path(kAnnotationsPath), 0, 0, {}, {}});
       user.annotations = Value::mapping();
     }
+    std::stable_sort(record.entries.begin(), record.entries.end(),
+                     [](const placement::OwnedEntry& a, const placement::OwnedEntry& b) {
+                       return placement::path_less(a.path, b.path);
+                     });
     user.annotations->set(placement::kOwnedAnnotation, Value::string(record.str()));
   }
   std::vector<yaml::FieldChange> out;
@@ -179,8 +221,51 @@ std::vector<yaml::FieldChange> pool_changes(const Value& object,
       out.push_back(yaml::FieldChange{path, Value(), true, std::nullopt});
     }
   };
-  change(tpath, at(object, tpath), user.taints);
+  for (const PoolList& list : user.lists)
+    change(list.path, at(object, list.path), list.user);
   change(kAnnotationsPath, at(object, kAnnotationsPath), user.annotations);
+  return out;
+}
+
+// What topology spread profiles ask of a pool's requirements (`user`: as
+// the user wrote them): the requirements it lacks, and the problems with
+// those it has on the same label.
+struct SpreadNeeds {
+  std::vector<pools::Requirement> missing;
+  std::vector<std::string> conflicts;
+};
+
+SpreadNeeds spread_needs(const pools::Pool& pool, const std::vector<pools::Requirement>& user,
+                         const std::vector<pools::SpreadProfile>& profiles) {
+  SpreadNeeds out;
+  for (pools::Requirement& wanted : pools::spread_requirements(pool.name, profiles)) {
+    auto has = std::find_if(user.begin(), user.end(), [&wanted](const pools::Requirement& r) {
+      return r.key == wanted.key;
+    });
+    if (has == user.end()) {
+      out.missing.push_back(std::move(wanted));
+      continue;
+    }
+    std::set<std::string> a(has->values.begin(), has->values.end());
+    std::set<std::string> b(wanted.values.begin(), wanted.values.end());
+    if (has->op != pools::Operator::In || a != b)
+      out.conflicts.push_back("its requirement " + pools::describe(*has) + " is not the " +
+                              pools::describe(wanted) + " that spread.profiles give it");
+  }
+  return out;
+}
+
+std::vector<pools::Requirement> requirements_of(const std::optional<Value>& list,
+                                                const pools::Pool& pool) {
+  if (!list || !list->is_sequence()) return {};
+  std::vector<pools::Requirement> out;
+  for (const pools::Requirement& r : pool.requirements) {
+    bool written = std::any_of(list->items().begin(), list->items().end(), [&r](const Value& v) {
+      const Value* key = v.find("key");
+      return key != nullptr && key->is_string() && key->as_string() == r.key;
+    });
+    if (written) out.push_back(r);
+  }
   return out;
 }
 
@@ -237,16 +322,22 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   if (found.empty()) return out;
   pools::ArchTaints conventions = arch_taints(config);
   const bool may_edit = task == Task::Remove || (task == Task::Fix && config.node_pools.fix);
-  // fix edits a Karpenter pool's taints when they are a list or not there.
+  // fix appends to a Karpenter pool's taints and requirements when they are
+  // lists or not there.
   Value object = yaml::to_value(root);
-  auto editable_taints = [&object](const pools::Pool& pool) {
+  auto editable = [&object](const pools::Pool& pool) {
     const Value* taints = at(object, taints_path(pool));
-    return pool.karpenter() && (taints == nullptr || taints->is_sequence());
+    const Value* requirements = at(object, requirements_path(pool));
+    return pool.karpenter() && (taints == nullptr || taints->is_sequence()) &&
+           (requirements == nullptr || requirements->is_sequence());
+  };
+  auto resource = [](const pools::Pool& pool) {
+    return placement::ResourceRef{pool.api_version, pool.kind, pool.name, ""};
   };
   for (pools::Pool& pool : found) {
     pool.file = file;
     pool.document = document;
-    bool editable = editable_taints(pool) && config.node_pools.fix;
+    bool fixable = editable(pool) && config.node_pools.fix;
     for (pools::PoolProblem& problem : pools::lint_pool(pool, conventions)) {
       yaml::NodeRef at = root;
       if (!pool.path.empty()) {
@@ -255,32 +346,59 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
         at = yaml::lookup(root.resolved(), list).resolved().item(i);
       }
       placement::Finding f = finding(problem.rule, std::move(problem.message), file, document, at,
-                                     {pool.api_version, pool.kind, pool.name, ""});
-      f.fixable = !problem.add.empty() && editable;
+                                     resource(pool));
+      f.fixable = !problem.add.empty() && fixable;
       f.field_path = pool.path.empty() ? "" : pool.path + ".taints";
       out.findings.push_back(std::move(f));
     }
   }
-  if (!may_edit || found.size() != 1 || !editable_taints(found[0])) return out;
+  if (found.size() != 1 || !found[0].karpenter()) return out;
   const pools::Pool& pool = found[0];
-  const std::vector<std::string> tpath = taints_path(pool);
-  UserPool user = user_pool(object, tpath);
+  const std::vector<std::string> rpath = requirements_path(pool);
+  UserPool user = user_pool(object, {taints_path(pool), rpath});
   if (!user.refused.empty()) {
-    out.findings.push_back(
-        finding("uneditable-yaml",
-                "archfit leaves this pool as it is: " + user.refused + "; make the change by hand",
-                file, document, root, {pool.api_version, pool.kind, pool.name, ""}));
+    if (may_edit)
+      out.findings.push_back(finding(
+          "uneditable-yaml",
+          "archfit leaves this pool as it is: " + user.refused + "; make the change by hand", file,
+          document, root, resource(pool)));
     return out;
   }
-  // What the user's pool lacks.
-  std::vector<pools::Taint> add;
-  if (task == Task::Fix) {
-    pools::Pool as_written = pool;
-    as_written.taints = taints_of(user.taints);
-    for (const pools::PoolProblem& problem : pools::lint_pool(as_written, conventions))
-      add.insert(add.end(), problem.add.begin(), problem.add.end());
+  // What topology spreads ask of the pool.
+  SpreadNeeds needs = spread_needs(pool, requirements_of(user.lists[1].user, pool),
+                                   config.node_pools.spread_profiles);
+  const bool values_fixable = editable(pool) && config.node_pools.fix;
+  auto spread_finding = [&](const std::string& message, bool fixable) {
+    placement::Finding f = finding("spread-pool-values-missing", message, file, document, root,
+                                   resource(pool));
+    f.fixable = fixable;
+    f.field_path = detail_join(rpath);
+    out.findings.push_back(std::move(f));
+  };
+  for (const pools::Requirement& r : needs.missing) {
+    spread_finding(pool.title() + " lacks the requirement " + pools::describe(r) +
+                       " that spread.profiles give it: its nodes never carry " + r.key +
+                       ", so the profile's pods never go there; " +
+                       (values_fixable ? "archfit fix adds it"
+                                       : "with nodePools.fix: true archfit fix adds it"),
+                   values_fixable);
   }
-  std::vector<yaml::FieldChange> changes = pool_changes(object, tpath, std::move(user), add);
+  for (const std::string& conflict : needs.conflicts)
+    spread_finding(pool.title() + ": " + conflict + "; archfit leaves yours, change it by hand",
+                   false);
+  if (!may_edit || !editable(pool)) return out;
+  if (task == Task::Fix) {
+    // What the user's pool lacks.
+    pools::Pool as_written = pool;
+    as_written.taints = taints_of(user.lists[0].user);
+    for (const pools::PoolProblem& problem : pools::lint_pool(as_written, conventions)) {
+      for (const pools::Taint& t : problem.add)
+        user.lists[0].add.push_back(taint_value(t));
+    }
+    for (const pools::Requirement& r : needs.missing)
+      user.lists[1].add.push_back(requirement_value(r));
+  }
+  std::vector<yaml::FieldChange> changes = pool_changes(object, std::move(user));
   if (changes.empty()) return out;
   std::vector<edit::TemplateEdit> edits{edit::TemplateEdit{root, "", &changes}};
   edit::DocumentResult r = edit::edit_document(tree, first_line, edits);
@@ -288,10 +406,9 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     std::string why = !r.uneditable.empty() ? r.uneditable[0].second
                                             : "the edit did not check out (" + r.unverified +
                                                   "); please report this with the document";
-    out.findings.push_back(
-        finding("uneditable-yaml",
-                "archfit leaves this pool as it is: " + why + "; make the change by hand", file,
-                document, root, {pool.api_version, pool.kind, pool.name, ""}));
+    out.findings.push_back(finding(
+        "uneditable-yaml", "archfit leaves this pool as it is: " + why + "; make the change by hand",
+        file, document, root, resource(pool)));
     for (placement::Finding& f : out.findings)
       f.fixable = false;
     return out;

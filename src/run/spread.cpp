@@ -256,6 +256,17 @@ std::optional<std::string> respread(std::string_view text, const SpreadWorld& wo
   return out;
 }
 
+bool has_topology_profiles(const SpreadWorld& world) {
+  return std::any_of(world.profiles.begin(), world.profiles.end(), [](const auto& p) {
+    return p.realisation == pools::Realisation::TopologySpread;
+  });
+}
+
+std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
+                                                     const SpreadWorld& world) {
+  return detail::plan_of(w, world, nullptr).topology;
+}
+
 void SpreadAnalyzer::analyze(const DocumentView& doc,
                              std::vector<placement::Finding>& findings) const {
   for (const manifest::Workload& w : doc.workloads) {
@@ -263,20 +274,27 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
     std::optional<Record> record = w.path.empty() ? record_of(w.object) : std::nullopt;
     Plan plan = plan_of(w, world_, archs_);
     if (!plan.spec) continue;
-    findings.push_back(
-        finding("spread-webhook",
-                "the spread of " + w.kind + " \"" + w.name + "\" comes from " + plan.spec->origin +
-                    ", which an in-cluster spreading webhook also reads: while one "
-                    "runs, it places these pods itself and overrides archfit's split",
-                doc, w));
+    if (plan.spec->webhook) {
+      findings.push_back(
+          finding("spread-webhook",
+                  "the spread of " + w.kind + " \"" + w.name + "\" comes from " +
+                      plan.spec->origin +
+                      ", which an in-cluster spreading webhook also reads: while one "
+                      "runs, it places these pods itself and overrides archfit's split",
+                  doc, w));
+    }
     if (record) continue;  // a piece of a split
+    const bool topology = plan.spec->profile != nullptr &&
+                          plan.spec->profile->realisation == pools::Realisation::TopologySpread;
     if (!plan.refused.empty()) {
       findings.push_back(finding("spread-refused",
-                                 "archfit does not split " + w.kind + " \"" + w.name + "\" (" +
+                                 "archfit does not " + std::string(topology ? "spread" : "split") +
+                                     " " + w.kind + " \"" + w.name + "\" (" +
                                      plan.spec->origin + "): " + plan.refused,
                                  doc, w));
       continue;
     }
+    if (topology) continue;  // placement writes it, and says so
     for (const std::string& why : plan.excluded) {
       findings.push_back(finding("spread-group-excluded",
                                  w.kind + " \"" + w.name + "\" (" + plan.spec->origin + "): " + why,

@@ -49,6 +49,8 @@ struct Spec {
   std::vector<pools::StrategyGroup> groups;
   std::string origin;
   std::string invalid;  // the annotation does not read
+  const pools::SpreadProfile* profile = nullptr;  // archfit's own spread
+  bool webhook = false;  // a spreading webhook reads it too (annotation, PodDistributor)
 };
 
 // One Deployment of a split: its name, its group and its replicas.
@@ -65,6 +67,8 @@ struct Plan {
   std::vector<std::string> excluded;
   std::vector<Piece> pieces;
   std::uint32_t replicas = 0;
+  // A topology spread profile's: what placement writes instead of pieces.
+  std::optional<pools::TopologySpread> topology;
 };
 
 // What fix does with a workload: nothing (no spread), refuse (why), or the

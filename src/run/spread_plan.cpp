@@ -39,6 +39,8 @@ std::optional<std::pair<std::string, std::string>> pool_label(const std::string&
 Spec spec_of_profile(const pools::SpreadProfile& profile, const SpreadWorld& world) {
   Spec s;
   s.origin = "spread profile \"" + profile.name + "\"";
+  s.profile = &profile;
+  if (profile.realisation == pools::Realisation::TopologySpread) return s;
   for (const pools::ProfileGroup& g : profile.groups) {
     if (g.pool.empty()) {
       s.groups.push_back(pools::StrategyGroup{g.label_key, g.label_value, g.share});
@@ -61,6 +63,7 @@ std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& worl
   if (annotation.is_scalar()) {
     Spec s;
     s.origin = std::string("its annotation ") + pools::kStrategyAnnotation;
+    s.webhook = true;
     std::string why;
     std::optional<std::vector<pools::StrategyGroup>> groups =
         pools::try_parse_strategy(annotation.scalar(), &why);
@@ -88,7 +91,7 @@ std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& worl
   for (const pools::Distributor& d : world.distributors) {
     if (d.target_name != w.name || d.namespace_name != w.namespace_name) continue;
     if (!d.target_kind.empty() && d.target_kind != w.kind) continue;
-    return Spec{d.groups, d.title(), ""};
+    return Spec{d.groups, d.title(), "", nullptr, true};
   }
   for (const pools::SpreadProfile& p : world.profiles) {
     if (p.selects(w.labels, w.namespace_name)) return spec_of_profile(p, world);
@@ -114,6 +117,53 @@ std::string join_archs(const std::set<std::string>& archs) {
   return out;
 }
 
+// Karpenter's ratio technique for a topology spread profile: the pools of
+// its groups, their label values, the pods' own labels.
+void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& profile,
+                   const SpreadWorld& world, Plan& plan) {
+  auto refuse = [&plan](std::string why) { plan.refused = std::move(why); };
+  if (w.kind == "DaemonSet" || w.kind == "Job" || w.kind == "CronJob" || w.kind == "Pod") {
+    return refuse("a " + w.kind +
+                  (w.kind == "DaemonSet" ? " runs a pod on every node it selects"
+                                         : " is not a set of replicas to spread"));
+  }
+  std::string why;
+  std::optional<std::vector<std::vector<std::string>>> values = profile.values(&why);
+  if (!values) return refuse(why);
+  pools::TopologySpread t;
+  t.origin = plan.spec->origin;
+  t.key = profile.topology_key();
+  for (std::size_t i = 0; i < profile.groups.size(); ++i) {
+    const pools::ProfileGroup& g = profile.groups[i];
+    const pools::Pool* pool = nullptr;
+    for (const pools::Pool& p : world.pools) {
+      if (p.name == g.pool && p.karpenter()) pool = &p;
+    }
+    if (pool == nullptr) {
+      return refuse("the profile names pool \"" + g.pool +
+                    "\", which is not a Karpenter NodePool or Provisioner of the input; a "
+                    "topology spread needs pools whose nodes Karpenter labels");
+    }
+    t.has_bases = t.has_bases || g.share.base > 0;
+    t.groups.push_back(pools::TopologySpread::Group{
+        g.pool, (*values)[i],
+        pool->archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"})});
+  }
+  NodeRef labels = at(w.object, {"spec", "selector", "matchLabels"});
+  if (!labels.is_mapping() && !w.templates.empty())
+    labels = at(w.templates[0].node, {"metadata", "labels"});
+  if (!labels.is_mapping() || labels.size() == 0)
+    return refuse("neither spec.selector.matchLabels nor the pod template's labels select its pods");
+  for (std::size_t i = 0; i < labels.size(); ++i) {
+    NodeRef key = labels.key(i).resolved();
+    NodeRef value = labels.value(i).resolved();
+    if (!key.is_scalar() || !value.is_scalar())
+      return refuse("the labels that select its pods are not plain key: value pairs");
+    t.match_labels.emplace_back(std::string(key.scalar()), std::string(value.scalar()));
+  }
+  plan.topology = std::move(t);
+}
+
 }  // namespace
 
 Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs) {
@@ -126,6 +176,10 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     return plan;
   };
   if (!spec.invalid.empty()) return refuse(spec.invalid);
+  if (spec.profile != nullptr && spec.profile->realisation == pools::Realisation::TopologySpread) {
+    plan_topology(w, *spec.profile, world, plan);
+    return plan;
+  }
   if (w.kind != "Deployment") {
     return refuse("only Deployments are split; a " + w.kind +
                   " keeps its pods' identity or runs to completion, so archfit leaves it to the "

@@ -20,6 +20,7 @@
 #include <archfit/placement/answer.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/placement/finding.hpp>
+#include <archfit/pools/spread.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/value.hpp>
 
@@ -59,6 +60,9 @@ struct TemplateContext {
   // resolves (fixable): `archfit fix` reports neither, and wording them costs
   // time on large inputs.
   bool quiet = false;
+  // The topology spread the pods are to carry (a spread profile with
+  // realisation topologySpread), written with archfit's placement.
+  const pools::TopologySpread* spread = nullptr;
 };
 
 enum class Action { Fix, Remove };

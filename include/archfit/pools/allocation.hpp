@@ -38,4 +38,15 @@ std::optional<std::vector<std::uint32_t>> try_allocate(std::uint32_t replicas,
                                                        std::span<const Share> shares,
                                                        std::string* why = nullptr);
 
+// A topology spread (Karpenter's ratio technique) expresses weights as
+// label values: a group gets weight / gcd(weights) values, and pods spread
+// evenly over the values go to the groups in that ratio.
+constexpr std::size_t kMaxRatioValues = 100;
+
+// How many label values each group gets, in the order of `shares` (bases
+// play no part); nullopt, with `why`, when no group has a weight or the
+// weights need more than kMaxRatioValues values.
+std::optional<std::vector<std::uint32_t>> try_ratio(std::span<const Share> shares,
+                                                    std::string* why = nullptr);
+
 }  // namespace archfit::pools

@@ -6,10 +6,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <archfit/pools/requirement.hpp>
 #include <archfit/pools/strategy.hpp>
 #include <archfit/yaml/node.hpp>
 
@@ -29,6 +31,14 @@ struct ProfileGroup {
   Share share;
 };
 
+// How a profile's spread is made real: by splitting a Deployment into one
+// per group, or by a topology spread over a label whose values the groups'
+// Karpenter pools divide by weight (Karpenter's ratio technique).
+enum class Realisation { Split, TopologySpread };
+
+// The label of a topology spread profile when it names none.
+inline constexpr const char* kSpreadLabelPrefix = "spread.archfit.io/";
+
 // archfit's own spread (spread.profiles in .archfit.yaml): used by the
 // Deployments that name it in their archfit.io/spread annotation, and, when
 // `assigns`, by those its labels and namespaces select (no labels and no
@@ -36,13 +46,45 @@ struct ProfileGroup {
 struct SpreadProfile {
   std::string name;
   std::vector<ProfileGroup> groups;
+  Realisation realisation = Realisation::Split;
+  std::string label;  // topologySpread: the node label (default kSpreadLabelPrefix + name)
   bool assigns = false;
   std::vector<std::pair<std::string, std::string>> match_labels;
   std::vector<std::string> namespaces;
 
   bool selects(const std::vector<std::pair<std::string, std::string>>& labels,
                const std::string& namespace_name) const;
+  // The node label a topology spread is over.
+  std::string topology_key() const { return label.empty() ? kSpreadLabelPrefix + name : label; }
+  // The label values each group's pool carries, in the order of `groups`
+  // (try_ratio of the weights, numbered from "1" on); nullopt, with `why`,
+  // when the weights cannot be written as values.
+  std::optional<std::vector<std::vector<std::string>>> values(std::string* why = nullptr) const;
 };
+
+// A topology spread for one workload's pods, as placement writes it: a
+// topologySpreadConstraint (maxSkew 1, DoNotSchedule) over `key` for the
+// pods `match_labels` select, and `key In [values]` in every required node
+// selector term, with the values of the groups whose nodes run the pods'
+// architectures (`archs`; empty when no pool says).
+struct TopologySpread {
+  struct Group {
+    std::string pool;
+    std::vector<std::string> values;
+    std::set<std::string> archs;
+  };
+  std::string origin;  // "spread profile \"balanced\""
+  std::string key;
+  std::vector<Group> groups;
+  std::vector<std::pair<std::string, std::string>> match_labels;
+  bool has_bases = false;  // a group has a base, which this cannot express
+};
+
+// The label requirements topology spread profiles give the pool named
+// `pool` (`key In [its values]`, one per profile naming it), in profile order;
+// profiles whose weights cannot be written as values give none.
+std::vector<Requirement> spread_requirements(const std::string& pool,
+                                             const std::vector<SpreadProfile>& profiles);
 
 // A PodDistributor: the groups (spec.distribution[].nodeLabel "key=value",
 // weight) for the workload spec.target names.

@@ -57,6 +57,15 @@ using ArchLookup =
 std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,
                                     const ArchLookup& archs);
 
+// Whether a spread profile of the world is realised by topology spread.
+bool has_topology_profiles(const SpreadWorld& world);
+
+// The topology spread a workload's pods are to carry: from the spread
+// profile with realisation topologySpread that applies to it, when it can be
+// written (the SpreadAnalyzer says why not when it cannot).
+std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
+                                                     const SpreadWorld& world);
+
 // The findings about spreads: Deployments fix would split (fixable), spreads
 // it refuses and why, groups it leaves out, and that an in-cluster webhook
 // reading the same annotation or PodDistributor would still act.
