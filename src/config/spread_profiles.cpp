@@ -50,7 +50,7 @@ void read_spread_profiles(const Field& value, ParsedConfig& out) {
          item.entries({"name", "groups", "workloads", "realisation", "label"})) {
       if (e.value.is_null()) continue;
       if (e.key == "realisation") {
-        p.realisation = e.value.as_enum("realisation", {"split", "topologySpread"}) == 0
+        p.realisation = e.value.as_enum("a realisation", {"split", "topologySpread"}) == 0
                             ? pools::Realisation::Split
                             : pools::Realisation::TopologySpread;
       } else if (e.key == "label") {
@@ -81,16 +81,19 @@ void read_spread_profiles(const Field& value, ParsedConfig& out) {
     if (p.groups.size() > pools::kMaxGroups)
       item.fail("has more than " + std::to_string(pools::kMaxGroups) + " groups");
     if (p.realisation == pools::Realisation::Split && label_field)
-      label_field->fail("only a topologySpread profile has a label; add realisation: topologySpread");
+      label_field->fail(
+          "only a topologySpread profile has a label; add realisation: topologySpread");
     if (p.realisation == pools::Realisation::TopologySpread) {
       for (const pools::ProfileGroup& g : p.groups) {
         if (g.pool.empty())
-          item.fail("a topologySpread profile's groups name Karpenter pools (pool: NAME), whose "
-                    "nodes get the label values; " + g.label_key + "=" + g.label_value +
-                    " is a node label");
+          item.fail(
+              "a topologySpread profile's groups name Karpenter pools (pool: NAME), whose "
+              "nodes get the label values; " +
+              g.label_key + "=" + g.label_value + " is a node label");
       }
       if (!label_field)
-        require(Syntax::QualifiedName, p.topology_key(), "label key (from the profile's name)", item);
+        require(Syntax::QualifiedName, p.topology_key(), "label key (from the profile's name)",
+                item);
       std::string why;
       if (!p.values(&why)) item.fail(why);
     }

@@ -26,8 +26,7 @@ bool is_shared(const Path& p) {
   };
   return is({"metadata"}) || is({"metadata", "annotations"}) || is({"spec", "nodeSelector"}) ||
          is({"spec", "tolerations"}) || is({"spec", "topologySpreadConstraints"}) ||
-         is({"spec", "affinity"}) ||
-         is({"spec", "affinity", "nodeAffinity"}) ||
+         is({"spec", "affinity"}) || is({"spec", "affinity", "nodeAffinity"}) ||
          is({"spec", "affinity", "nodeAffinity", kPreferredKey});
 }
 

@@ -272,13 +272,13 @@ class Planner {
                   t_.spec, field);
     }
     if (!s.added || !report_.wants(Severity::Warning, true)) return;
-    Finding& finding = report_.add(
-        "spread-not-applied", Severity::Warning,
-        "the pods do not spread over " + detail::join(s.kept, ", ") + " as " + wanted.origin +
-            " asks; archfit fix adds a topology spread over " + wanted.key + " (maxSkew 1) and " +
-            wanted.key + " In [" + detail::join(s.values, ", ") +
-            "] to their required node affinity",
-        t_.spec, field);
+    Finding& finding =
+        report_.add("spread-not-applied", Severity::Warning,
+                    "the pods do not spread over " + detail::join(s.kept, ", ") + " as " +
+                        wanted.origin + " asks; archfit fix adds a topology spread over " +
+                        wanted.key + " (maxSkew 1) and " + wanted.key + " In [" +
+                        detail::join(s.values, ", ") + "] to their required node affinity",
+                    t_.spec, field);
     fixable(finding, "topologySpreadConstraints");
   }
 

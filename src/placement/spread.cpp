@@ -60,9 +60,8 @@ SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
     return out;
   }
   for (const pools::TopologySpread::Group& g : spread.groups) {
-    bool runs = g.archs.empty() || std::any_of(archs.begin(), archs.end(), [&g](const auto& a) {
-                  return g.archs.contains(a);
-                });
+    bool runs = g.archs.empty() || std::any_of(archs.begin(), archs.end(),
+                                               [&g](const auto& a) { return g.archs.contains(a); });
     std::string name = "pool \"" + g.pool + "\"";
     if (!runs) {
       std::vector<std::string> has(g.archs.begin(), g.archs.end());
@@ -74,10 +73,9 @@ SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
     out.values.insert(out.values.end(), g.values.begin(), g.values.end());
   }
   if (out.values.empty()) {
-    out.refused = out.excluded.empty()
-                      ? "no group has a weight"
-                      : "no group's pool runs the images (" + join(archs, ", ") + "): " +
-                            join(out.excluded, ", ");
+    out.refused = out.excluded.empty() ? "no group has a weight"
+                                       : "no group's pool runs the images (" + join(archs, ", ") +
+                                             "): " + join(out.excluded, ", ");
     return out;
   }
   const Value expression = in_expression(spread.key, out.values);

@@ -37,8 +37,7 @@ bool SpreadProfile::selects(const std::vector<std::pair<std::string, std::string
   return true;
 }
 
-std::optional<std::vector<std::vector<std::string>>> SpreadProfile::values(
-    std::string* why) const {
+std::optional<std::vector<std::vector<std::string>>> SpreadProfile::values(std::string* why) const {
   std::vector<Share> shares;
   for (const ProfileGroup& g : groups)
     shares.push_back(g.share);

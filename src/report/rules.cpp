@@ -91,8 +91,7 @@ constexpr std::array kRules = {
          "A Karpenter pool does not constrain kubernetes.io/arch",
          "Karpenter may launch nodes of any architecture its instance types offer; which one a "
          "pod gets depends on its affinity alone."},
-    Rule{"pool-mixed-arch", Severity::Error, false,
-         "A node group mixes architectures",
+    Rule{"pool-mixed-arch", Severity::Error, false, "A node group mixes architectures",
          "The nodes of a node group share one machine image, labels and taints; instance types "
          "of two architectures cannot."},
     Rule{"pool-unknown-arch", Severity::Warning, false,

@@ -431,7 +431,7 @@ class Pipeline {
   const RunOptions& options_;
   RunResult& run_;
   const SpreadWorld& world_;
-  bool topology_;  // a spread profile is realised by topology spread
+  bool topology_;                                // a spread profile is realised by topology spread
   std::vector<WantCollector> wants_;             // one per setting
   std::vector<std::vector<pools::Pool>> pools_;  // one per setting
   unsigned workers_;

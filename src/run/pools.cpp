@@ -42,8 +42,7 @@ std::vector<std::string> taints_path(const pools::Pool& p) {
 }
 
 std::vector<std::string> requirements_path(const pools::Pool& p) {
-  if (p.source == pools::PoolSource::NodePool)
-    return {"spec", "template", "spec", "requirements"};
+  if (p.source == pools::PoolSource::NodePool) return {"spec", "template", "spec", "requirements"};
   return {"spec", "requirements"};
 }
 
@@ -137,10 +136,9 @@ UserPool user_pool(const Value& object, const std::vector<std::vector<std::strin
         created_annotations = created_annotations || e.path == record_path(kAnnotationsPath);
         continue;
       }
-      bool inside = e.kind == placement::OwnedEntry::Kind::Wrote &&
-                    e.path.size() == where.size() + 1 &&
-                    std::equal(where.begin(), where.end(), e.path.begin()) &&
-                    e.path.back().is_index;
+      bool inside =
+          e.kind == placement::OwnedEntry::Kind::Wrote && e.path.size() == where.size() + 1 &&
+          std::equal(where.begin(), where.end(), e.path.begin()) && e.path.back().is_index;
       if (inside && current != nullptr && current->is_sequence() &&
           e.path.back().index < current->items().size() &&
           placement::data_hash(current->items()[e.path.back().index]) == e.hash) {
@@ -232,16 +230,15 @@ std::vector<yaml::FieldChange> pool_changes(const Value& object, UserPool user) 
 // those it has on the same label.
 struct SpreadNeeds {
   std::vector<pools::Requirement> missing;
-  std::vector<std::string> conflicts;
+  std::vector<std::pair<std::string, std::string>> conflicts;  // key, what is wrong
 };
 
 SpreadNeeds spread_needs(const pools::Pool& pool, const std::vector<pools::Requirement>& user,
                          const std::vector<pools::SpreadProfile>& profiles) {
   SpreadNeeds out;
   for (pools::Requirement& wanted : pools::spread_requirements(pool.name, profiles)) {
-    auto has = std::find_if(user.begin(), user.end(), [&wanted](const pools::Requirement& r) {
-      return r.key == wanted.key;
-    });
+    auto has = std::find_if(user.begin(), user.end(),
+                            [&wanted](const pools::Requirement& r) { return r.key == wanted.key; });
     if (has == user.end()) {
       out.missing.push_back(std::move(wanted));
       continue;
@@ -249,8 +246,9 @@ SpreadNeeds spread_needs(const pools::Pool& pool, const std::vector<pools::Requi
     std::set<std::string> a(has->values.begin(), has->values.end());
     std::set<std::string> b(wanted.values.begin(), wanted.values.end());
     if (has->op != pools::Operator::In || a != b)
-      out.conflicts.push_back("its requirement " + pools::describe(*has) + " is not the " +
-                              pools::describe(wanted) + " that spread.profiles give it");
+      out.conflicts.emplace_back(wanted.key, "its requirement " + pools::describe(*has) +
+                                                 " is not the " + pools::describe(wanted) +
+                                                 " that spread.profiles give it");
   }
   return out;
 }
@@ -345,8 +343,8 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
         std::size_t i = std::stoul(pool.path.substr(list.size() + 1));
         at = yaml::lookup(root.resolved(), list).resolved().item(i);
       }
-      placement::Finding f = finding(problem.rule, std::move(problem.message), file, document, at,
-                                     resource(pool));
+      placement::Finding f =
+          finding(problem.rule, std::move(problem.message), file, document, at, resource(pool));
       f.fixable = !problem.add.empty() && fixable;
       f.field_path = pool.path.empty() ? "" : pool.path + ".taints";
       out.findings.push_back(std::move(f));
@@ -364,28 +362,36 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
           document, root, resource(pool)));
     return out;
   }
-  // What topology spreads ask of the pool.
-  SpreadNeeds needs = spread_needs(pool, requirements_of(user.lists[1].user, pool),
-                                   config.node_pools.spread_profiles);
+  // What topology spreads ask of the pool: as it is (for findings), and as
+  // the user wrote it (what fix adds).
+  const std::vector<pools::SpreadProfile>& profiles = config.node_pools.spread_profiles;
+  SpreadNeeds now = spread_needs(pool, pool.requirements, profiles);
+  SpreadNeeds needs = spread_needs(pool, requirements_of(user.lists[1].user, pool), profiles);
   const bool values_fixable = editable(pool) && config.node_pools.fix;
+  const std::string how =
+      values_fixable ? "archfit fix adds it" : "with nodePools.fix: true archfit fix adds it";
   auto spread_finding = [&](const std::string& message, bool fixable) {
-    placement::Finding f = finding("spread-pool-values-missing", message, file, document, root,
-                                   resource(pool));
+    placement::Finding f =
+        finding("spread-pool-values-missing", message, file, document, root, resource(pool));
     f.fixable = fixable;
     f.field_path = detail_join(rpath);
     out.findings.push_back(std::move(f));
   };
-  for (const pools::Requirement& r : needs.missing) {
+  for (const pools::Requirement& r : now.missing) {
     spread_finding(pool.title() + " lacks the requirement " + pools::describe(r) +
                        " that spread.profiles give it: its nodes never carry " + r.key +
-                       ", so the profile's pods never go there; " +
-                       (values_fixable ? "archfit fix adds it"
-                                       : "with nodePools.fix: true archfit fix adds it"),
+                       ", so the profile's pods never go there; " + how,
                    values_fixable);
   }
-  for (const std::string& conflict : needs.conflicts)
-    spread_finding(pool.title() + ": " + conflict + "; archfit leaves yours, change it by hand",
-                   false);
+  for (const auto& [key, conflict] : now.conflicts) {
+    // archfit's own requirement from other weights is written again.
+    bool ours = std::any_of(needs.missing.begin(), needs.missing.end(),
+                            [&key](const pools::Requirement& r) { return r.key == key; });
+    spread_finding(pool.title() + ": " + conflict +
+                       (ours ? "; archfit wrote it for other weights, and fix writes it again"
+                             : "; archfit leaves yours, change it by hand"),
+                   ours && values_fixable);
+  }
   if (!may_edit || !editable(pool)) return out;
   if (task == Task::Fix) {
     // What the user's pool lacks.
@@ -406,9 +412,10 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     std::string why = !r.uneditable.empty() ? r.uneditable[0].second
                                             : "the edit did not check out (" + r.unverified +
                                                   "); please report this with the document";
-    out.findings.push_back(finding(
-        "uneditable-yaml", "archfit leaves this pool as it is: " + why + "; make the change by hand",
-        file, document, root, resource(pool)));
+    out.findings.push_back(
+        finding("uneditable-yaml",
+                "archfit leaves this pool as it is: " + why + "; make the change by hand", file,
+                document, root, resource(pool)));
     for (placement::Finding& f : out.findings)
       f.fixable = false;
     return out;

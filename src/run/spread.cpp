@@ -275,13 +275,12 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
     Plan plan = plan_of(w, world_, archs_);
     if (!plan.spec) continue;
     if (plan.spec->webhook) {
-      findings.push_back(
-          finding("spread-webhook",
-                  "the spread of " + w.kind + " \"" + w.name + "\" comes from " +
-                      plan.spec->origin +
-                      ", which an in-cluster spreading webhook also reads: while one "
-                      "runs, it places these pods itself and overrides archfit's split",
-                  doc, w));
+      findings.push_back(finding(
+          "spread-webhook",
+          "the spread of " + w.kind + " \"" + w.name + "\" comes from " + plan.spec->origin +
+              ", which an in-cluster spreading webhook also reads: while one "
+              "runs, it places these pods itself and overrides archfit's split",
+          doc, w));
     }
     if (record) continue;  // a piece of a split
     const bool topology = plan.spec->profile != nullptr &&
@@ -289,8 +288,8 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
     if (!plan.refused.empty()) {
       findings.push_back(finding("spread-refused",
                                  "archfit does not " + std::string(topology ? "spread" : "split") +
-                                     " " + w.kind + " \"" + w.name + "\" (" +
-                                     plan.spec->origin + "): " + plan.refused,
+                                     " " + w.kind + " \"" + w.name + "\" (" + plan.spec->origin +
+                                     "): " + plan.refused,
                                  doc, w));
       continue;
     }

@@ -48,7 +48,7 @@ std::optional<Record> record_of(yaml::NodeRef root);
 struct Spec {
   std::vector<pools::StrategyGroup> groups;
   std::string origin;
-  std::string invalid;  // the annotation does not read
+  std::string invalid;                            // the annotation does not read
   const pools::SpreadProfile* profile = nullptr;  // archfit's own spread
   bool webhook = false;  // a spreading webhook reads it too (annotation, PodDistributor)
 };

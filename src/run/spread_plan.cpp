@@ -153,7 +153,8 @@ void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& prof
   if (!labels.is_mapping() && !w.templates.empty())
     labels = at(w.templates[0].node, {"metadata", "labels"});
   if (!labels.is_mapping() || labels.size() == 0)
-    return refuse("neither spec.selector.matchLabels nor the pod template's labels select its pods");
+    return refuse(
+        "neither spec.selector.matchLabels nor the pod template's labels select its pods");
   for (std::size_t i = 0; i < labels.size(); ++i) {
     NodeRef key = labels.key(i).resolved();
     NodeRef value = labels.value(i).resolved();

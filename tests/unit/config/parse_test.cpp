@@ -433,6 +433,31 @@ INSTANTIATE_TEST_SUITE_P(
             "spread:\n  profiles:\n  - name: a\n    groups: [{nodeLabel: spot}]\n",
             "4:26: spread.profiles[0].groups[0].nodeLabel: must read key=value, e.g. "
             "karpenter.sh/capacity-type=spot"},
+        Bad{"SpreadRealisationUnknown",
+            "spread:\n  profiles:\n  - name: a\n    realisation: topology\n    groups: [{pool: "
+            "p, weight: 1}]\n",
+            "4:18: spread.profiles[0].realisation: \"topology\" is not a realisation; use one of "
+            "split, topologySpread (did you mean \"topologySpread\"?)"},
+        Bad{"SpreadLabelOnASplit",
+            "spread:\n  profiles:\n  - name: a\n    label: capacity-spread\n    groups: [{pool: "
+            "p, weight: 1}]\n",
+            "4:12: spread.profiles[0].label: only a topologySpread profile has a label; add "
+            "realisation: topologySpread"},
+        Bad{"SpreadTopologyByNodeLabel",
+            "spread:\n  profiles:\n  - name: a\n    realisation: topologySpread\n    groups: "
+            "[{nodeLabel: type=spot, weight: 1}]\n",
+            "3:5: spread.profiles[0]: a topologySpread profile's groups name Karpenter pools "
+            "(pool: NAME), whose nodes get the label values; type=spot is a node label"},
+        Bad{"SpreadTopologyTooManyValues",
+            "spread:\n  profiles:\n  - name: a\n    realisation: topologySpread\n    groups: "
+            "[{pool: p, weight: 34}, {pool: q, weight: 67}]\n",
+            "3:5: spread.profiles[0]: the weights reduce to 34:67, 101 label values; a topology "
+            "spread takes at most 100 (round the weights)"},
+        Bad{"SpreadTopologyLabel",
+            "spread:\n  profiles:\n  - name: a\n    realisation: topologySpread\n    label: "
+            "-bad\n    groups: [{pool: p, weight: 1}]\n",
+            "5:12: spread.profiles[0].label: invalid label key \"-bad\": must start and end with "
+            "a letter or digit"},
         Bad{"DeclaredPoolWithoutName", "nodePools:\n  pools:\n  - {archs: [arm64]}\n",
             "3:5: nodePools.pools[0]: a pool needs a name, e.g. {name: arm-spot, archs: [arm64]}"},
         Bad{"UnknownKeyWithoutSuggestion", "placement:\n  zzz: 1\n",

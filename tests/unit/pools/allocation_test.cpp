@@ -79,5 +79,55 @@ TEST(Allocation, LawsOverGeneratedShares) {
   }
 }
 
+// A topology spread's label values: Karpenter's example (on-demand 1, spot
+// 4) and the ratio law over generated weights.
+TEST(Ratio, KarpentersExampleAndTheLimits) {
+  std::vector<Share> example{{0, 1}, {0, 4}};
+  EXPECT_EQ(try_ratio(example), (std::vector<std::uint32_t>{1, 4}));
+  std::vector<Share> scaled{{3, 20}, {0, 80}, {0, 0}};
+  EXPECT_EQ(try_ratio(scaled), (std::vector<std::uint32_t>{1, 4, 0}));
+  std::string why;
+  std::vector<Share> none{{1, 0}, {0, 0}};
+  EXPECT_FALSE(try_ratio(none, &why));
+  EXPECT_EQ(why, "no group has a weight");
+  std::vector<Share> fine{{0, 33}, {0, 67}};
+  EXPECT_EQ(try_ratio(fine), (std::vector<std::uint32_t>{33, 67}));
+  std::vector<Share> many{{0, 34}, {0, 67}};
+  EXPECT_FALSE(try_ratio(many, &why));
+  EXPECT_EQ(why,
+            "the weights reduce to 34:67, 101 label values; a topology spread takes at most 100 "
+            "(round the weights)");
+}
+
+TEST(Ratio, ValuesKeepTheWeightsRatioAndAreFewest) {
+  std::mt19937 rng(7);
+  for (int round = 0; round < 2000; ++round) {
+    std::vector<Share> shares(1 + rng() % 6);
+    for (Share& s : shares)
+      s.weight = static_cast<std::uint32_t>(rng() % 4 == 0 ? 0 : 1 + rng() % 60);
+    std::optional<std::vector<std::uint32_t>> values = try_ratio(shares);
+    std::uint32_t divisor = 0;
+    std::uint64_t total = 0;
+    for (const Share& s : shares)
+      divisor = std::gcd(divisor, s.weight);
+    if (divisor == 0) {
+      EXPECT_FALSE(values);
+      continue;
+    }
+    for (const Share& s : shares)
+      total += s.weight / divisor;
+    ASSERT_EQ(values.has_value(), total <= kMaxRatioValues);
+    if (!values) continue;
+    std::uint32_t common = 0;
+    for (std::size_t i = 0; i < shares.size(); ++i) {
+      common = std::gcd(common, (*values)[i]);
+      for (std::size_t j = 0; j < shares.size(); ++j)
+        EXPECT_EQ(std::uint64_t{(*values)[i]} * shares[j].weight,
+                  std::uint64_t{(*values)[j]} * shares[i].weight);
+    }
+    EXPECT_EQ(common, 1u);  // no fewer values keep the ratio
+  }
+}
+
 }  // namespace
 }  // namespace archfit::pools
