@@ -68,9 +68,9 @@ std::vector<Value> missing_from(const Value& term, const std::vector<Value>& alt
   const Value* existing = term.find("matchExpressions");
   std::vector<Value> out;
   for (const Value& e : alternative) {
-    bool there = existing != nullptr && existing->is_sequence() &&
-                 std::find(existing->items().begin(), existing->items().end(), e) !=
-                     existing->items().end();
+    bool there =
+        existing != nullptr && existing->is_sequence() &&
+        std::find(existing->items().begin(), existing->items().end(), e) != existing->items().end();
     if (!there) out.push_back(e);
   }
   return out;
@@ -79,7 +79,8 @@ std::vector<Value> missing_from(const Value& term, const std::vector<Value>& alt
 Value with(const Value& term, const std::vector<Value>& expressions) {
   Value out = term.is_mapping() ? term : Value::mapping();
   Value* list = out.find("matchExpressions");
-  if (list == nullptr || !list->is_sequence()) list = &out.set("matchExpressions", Value::sequence());
+  if (list == nullptr || !list->is_sequence())
+    list = &out.set("matchExpressions", Value::sequence());
   for (const Value& e : expressions)
     list->items().push_back(e);
   return out;
@@ -203,7 +204,8 @@ bool restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, 
       }
     }
     const std::vector<Value>& first = live.empty() ? alternatives[0] : *live[0];
-    Path expressions = child(child(terms_path(), PathStep::at(i)), PathStep::of("matchExpressions"));
+    Path expressions =
+        child(child(terms_path(), PathStep::at(i)), PathStep::of("matchExpressions"));
     for (const Value& e : missing_from(term, first))
       d.append(expressions, e);
     for (std::size_t k = 1; k < live.size(); ++k)
@@ -238,22 +240,28 @@ bool add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nod
   return added;
 }
 
+std::vector<Toleration> add_tolerations(Draft& d, const std::vector<Toleration>& wanted) {
+  std::vector<Toleration> added;
+  for (const Toleration& t : wanted) {
+    const Value* tolerations = find(d.view(), tolerations_path());
+    bool covered = tolerations != nullptr && tolerations->is_sequence() &&
+                   std::any_of(tolerations->items().begin(), tolerations->items().end(),
+                               [&t](const Value& e) { return tolerates(e, t); });
+    if (covered) continue;
+    d.append(tolerations_path(), toleration_value(t));
+    added.push_back(t);
+  }
+  return added;
+}
+
 std::vector<Toleration> add_tolerations(Draft& d, const std::vector<std::string>& archs,
                                         const Config& config) {
   std::vector<Toleration> added;
   for (const std::string& arch : archs) {
     auto it = config.architectures.find(arch);
     if (it == config.architectures.end()) continue;
-    for (const Toleration& wanted : it->second.tolerations) {
-      const Value* tolerations = find(d.view(), tolerations_path());
-      bool covered =
-          tolerations != nullptr && tolerations->is_sequence() &&
-          std::any_of(tolerations->items().begin(), tolerations->items().end(),
-                      [&wanted](const Value& e) { return tolerates(e, wanted); });
-      if (covered) continue;
-      d.append(tolerations_path(), toleration_value(wanted));
-      added.push_back(wanted);
-    }
+    std::vector<Toleration> more = add_tolerations(d, it->second.tolerations);
+    added.insert(added.end(), more.begin(), more.end());
   }
   return added;
 }

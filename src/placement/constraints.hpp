@@ -48,6 +48,8 @@ bool add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nod
 // do not have yet; returns them.
 std::vector<Toleration> add_tolerations(Draft& d, const std::vector<std::string>& archs,
                                         const Config& config);
+// Adds those of `wanted` the pods do not tolerate yet; returns them.
+std::vector<Toleration> add_tolerations(Draft& d, const std::vector<Toleration>& wanted);
 
 // placement.respectExisting: false. Takes out the user's architecture
 // constraints (nodeSelector entries and required-term expressions on keys

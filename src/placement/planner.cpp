@@ -231,6 +231,8 @@ class Planner {
     bool preferences =
         config_.mode == Mode::Preferred && detail::add_preferences(d, usable, nodes_);
     std::vector<Toleration> added = detail::add_tolerations(d, usable.archs(), config_);
+    std::vector<Toleration> for_group =
+        detail::add_tolerations(d, report_.where().group_tolerations);
     const pools::TopologySpread* wanted = report_.where().spread;
     std::optional<detail::SpreadOutcome> spread;
     if (wanted != nullptr) spread = detail::add_topology_spread(d, *wanted, usable.archs());
@@ -244,6 +246,22 @@ class Planner {
     if (preferences) report_preferences(f);
     if (!added.empty()) report_tolerations(f, added);
     if (spread) report_spread(*wanted, *spread);
+    if (!for_group.empty()) report_group_tolerations(for_group);
+  }
+
+  void report_group_tolerations(const std::vector<Toleration>& added) {
+    if (!report_.wants(Severity::Warning, true)) return;
+    std::vector<std::string> names;
+    for (const Toleration& t : added)
+      names.push_back(detail::describe(t));
+    Finding& finding = report_.add(
+        "missing-toleration", Severity::Warning,
+        "this piece of a split goes to its group's nodes, which are tainted (" +
+            detail::join(names, ", ") +
+            "), and its pods do not tolerate that, so they stay Pending; archfit fix adds the "
+            "tolerations",
+        node_at("spec.tolerations"), "spec.tolerations");
+    fixable(finding, "tolerations");
   }
 
   void report_spread(const pools::TopologySpread& wanted, const detail::SpreadOutcome& s) {

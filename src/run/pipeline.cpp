@@ -296,6 +296,7 @@ class Pipeline {
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
+    const bool splits = contains(doc.text, kSplitAnnotation);
     // The topology spreads of the workloads (planned templates point here).
     std::deque<pools::TopologySpread> spreads;
     std::vector<PlannedTemplate> planned;
@@ -321,7 +322,8 @@ class Pipeline {
       }
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
-        placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet(), spread};
+        placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet(), spread, {}};
+        if (splits && task_ != Task::Remove) where.group_tolerations = group_tolerations(w, config);
         PlannedTemplate& p = planned.emplace_back();
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
@@ -371,6 +373,22 @@ class Pipeline {
     }
     work.edited = std::move(outcome.text);
     return Outcome::Changed;
+  }
+
+  // The tolerations a piece of a split needs for its group's pools, except
+  // those of architecture taints, which placement gives by architecture.
+  std::vector<placement::Toleration> group_tolerations(const manifest::Workload& w,
+                                                       const placement::Config& config) const {
+    std::vector<placement::Toleration> out = piece_tolerations(w, world_);
+    std::erase_if(out, [&config](const placement::Toleration& t) {
+      for (const auto& [arch, conventions] : config.architectures) {
+        for (const placement::Toleration& a : conventions.tolerations) {
+          if (a.key == t.key) return true;
+        }
+      }
+      return false;
+    });
+    return out;
   }
 
   // fix plans quietly (see TemplateContext::quiet).

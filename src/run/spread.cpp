@@ -267,6 +267,26 @@ std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w
   return detail::plan_of(w, world, nullptr).topology;
 }
 
+std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w,
+                                                     const SpreadWorld& world) {
+  std::vector<placement::Toleration> out;
+  if (world.pools.empty() || !w.path.empty() || w.templates.empty()) return out;
+  std::optional<Record> r = record_of(w.object);
+  if (!r) return out;
+  NodeRef value = at(w.templates[0].node, {"metadata", "labels", kGroupLabel});
+  if (!value.is_scalar()) return out;
+  for (const pools::Pool& p : world.pools) {
+    if (!p.domain(r->key).allows(value.scalar())) continue;
+    for (const pools::Taint& t : p.taints) {
+      if (t.effect == "PreferNoSchedule") continue;
+      placement::Toleration wanted{t.key, t.value.empty() ? "Exists" : "Equal", t.value, t.effect,
+                                   std::nullopt};
+      if (std::find(out.begin(), out.end(), wanted) == out.end()) out.push_back(wanted);
+    }
+  }
+  return out;
+}
+
 void SpreadAnalyzer::analyze(const DocumentView& doc,
                              std::vector<placement::Finding>& findings) const {
   for (const manifest::Workload& w : doc.workloads) {

@@ -63,6 +63,9 @@ struct TemplateContext {
   // The topology spread the pods are to carry (a spread profile with
   // realisation topologySpread), written with archfit's placement.
   const pools::TopologySpread* spread = nullptr;
+  // Taints of the nodes a piece of a split goes to (its group's pools), which
+  // the pods are to tolerate.
+  std::vector<Toleration> group_tolerations;
 };
 
 enum class Action { Fix, Remove };

@@ -66,6 +66,12 @@ bool has_topology_profiles(const SpreadWorld& world);
 std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
                                                      const SpreadWorld& world);
 
+// The taints of the pools a piece of a split goes to (its group's), other
+// than PreferNoSchedule ones, as the tolerations its pods need; nothing for
+// a workload that is not a piece.
+std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w,
+                                                     const SpreadWorld& world);
+
 // The findings about spreads: Deployments fix would split (fixable), spreads
 // it refuses and why, groups it leaves out, and that an in-cluster webhook
 // reading the same annotation or PodDistributor would still act.

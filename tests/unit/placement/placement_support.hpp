@@ -74,7 +74,7 @@ class Lock {
 
 inline TemplatePlan plan(const Doc& doc, const Lock& lock,
                          const Config& config = Config::defaults(), Action action = Action::Fix) {
-  TemplateContext where{&doc.workload(), &doc.pod_template(), "test.yaml", 0, false};
+  TemplateContext where{&doc.workload(), &doc.pod_template(), "test.yaml", 0, false, nullptr, {}};
   return plan_template(where, config, lock.lookup(), action);
 }
 

@@ -168,7 +168,7 @@ TEST(Planner, ARecordClaimingTheWholeSpecTakesNothingOfIt) {
 TEST(Planner, QuietPlansWriteTheSameAndWordOnlyWhatIsLeft) {
   Doc doc(deployment(kSpec));
   Lock lock{{kImage, "linux/arm64"}};
-  TemplateContext where{&doc.workload(), &doc.pod_template(), "t.yaml", 0, true};
+  TemplateContext where{&doc.workload(), &doc.pod_template(), "t.yaml", 0, true, nullptr, {}};
   TemplatePlan quiet = plan_template(where, Config::defaults(), lock.lookup());
   TemplatePlan full = plan(doc, lock);
   EXPECT_EQ(quiet.desired, full.desired);

@@ -237,6 +237,46 @@ TEST(Spread, ProfilesByAnnotationBySelectionAndByPool) {
             std::string::npos);
 }
 
+// Each piece tolerates the taints of its group's pools (not the others'),
+// and that is placement's, undone and redone like the rest of it.
+TEST(Spread, APieceToleratesItsGroupsTaints) {
+  Engine e;
+  std::string pools =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: spot}\nspec:\n  template:\n"
+      "    spec:\n      taints:\n      - {key: spot, value: \"true\", effect: NoSchedule}\n"
+      "      - {key: cheap, effect: PreferNoSchedule}\n"
+      "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: od}\nspec: {}\n";
+  e.config.node_pools.spread_profiles.push_back(
+      profile("p", {{"", "", "spot", {0, 1}}, {"", "", "od", {0, 1}}}, true));
+  for (const std::string& tolerations :
+       {std::string(), std::string("      tolerations:\n      - {key: team, operator: Exists}\n"),
+        std::string("      tolerations:\n      - {key: spot, operator: Exists}\n")}) {
+    std::string x = deployment("api", "  replicas: 4\n", "") + tolerations;
+    RunResult r =
+        e.run({Input::in_memory("a.yaml", x), Input::in_memory("b.yaml", pools)}, Task::Fix);
+    std::string fixed = r.files[0].output();
+    std::vector<std::string> docs;
+    for (const yaml::DocumentText& doc : yaml::split_stream(fixed))
+      docs.emplace_back(doc.text);
+    ASSERT_EQ(docs.size(), 2u) << fixed;
+    bool had = tolerations.find("key: spot") != std::string::npos;
+    EXPECT_EQ(docs[0].find("key: spot\n") != std::string::npos, !had) << fixed;
+    EXPECT_EQ(docs[0].find("cheap"), std::string::npos) << fixed;
+    EXPECT_EQ(docs[1].find("key: spot\n"), std::string::npos) << fixed;
+    EXPECT_NE(docs[0].find(tolerations), std::string::npos) << fixed;  // the user's, as written
+    std::vector<Input> once{Input::in_memory("a.yaml", fixed), Input::in_memory("b.yaml", pools)};
+    EXPECT_EQ(e.run(once, Task::Fix).files[0].output(), fixed);
+    EXPECT_EQ(e.run(once, Task::Remove).files[0].output(), x);
+    e.run(once, Task::Lint);
+    for (const placement::Finding& f : e.findings)
+      EXPECT_FALSE(f.fixable) << f.message;
+    // Before fix, lint says the piece needs it only once it is a piece.
+    e.run({Input::in_memory("a.yaml", x), Input::in_memory("b.yaml", pools)}, Task::Lint);
+    for (const placement::Finding& f : e.findings)
+      EXPECT_EQ(f.message.find("piece of a split"), std::string::npos) << f.message;
+  }
+}
+
 // Laws over generated Deployments.
 TEST(Spread, LawsOnGeneratedDeployments) {
   Engine e;
