@@ -203,6 +203,8 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
   SpreadWorld world;
   world.pools = std::move(pools);
   world.profiles = std::move(profiles);
+  for (const pools::SpreadProfile& p : world.profiles)
+    world.topologies.push_back(prepare_topology(p, world.pools));
   for (const FileResult& file : files) {
     const std::string& text = file.original;
     bool distributors = pools::may_hold_distributors(text);
@@ -240,8 +242,11 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
 }
 
 bool may_spread(std::string_view text, const SpreadWorld& world) {
-  bool profiles = std::any_of(world.profiles.begin(), world.profiles.end(),
-                              [](const pools::SpreadProfile& p) { return p.assigns; });
+  // Profiles realised by topology spread split nothing.
+  bool profiles =
+      std::any_of(world.profiles.begin(), world.profiles.end(), [](const pools::SpreadProfile& p) {
+        return p.assigns && p.realisation == pools::Realisation::Split;
+      });
   return contains(text, pools::kStrategyAnnotation) || contains(text, kSplitAnnotation) ||
          contains(text, pools::kProfileAnnotation) ||
          ((profiles || !world.distributors.empty()) && contains(text, "Deployment"));
@@ -264,7 +269,7 @@ bool has_topology_profiles(const SpreadWorld& world) {
 
 std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
                                                      const SpreadWorld& world) {
-  return detail::plan_of(w, world, nullptr).topology;
+  return detail::plan_of(w, world, nullptr, true).topology;
 }
 
 std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w,

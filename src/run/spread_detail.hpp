@@ -71,8 +71,16 @@ struct Plan {
   std::optional<pools::TopologySpread> topology;
 };
 
+// What a topology spread profile gives every workload it applies to, or why
+// nothing (SpreadWorld::topologies).
+SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
+                                       const std::vector<pools::Pool>& all);
+
 // What fix does with a workload: nothing (no spread), refuse (why), or the
-// pieces; `archs` gives the architectures its images run on.
-Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs);
+// pieces; `archs` gives the architectures its images run on. For a topology
+// spread profile, `topology` asks for Plan::topology (otherwise only whether
+// it is refused).
+Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs,
+             bool topology = false);
 
 }  // namespace archfit::run::detail

@@ -118,37 +118,20 @@ std::string join_archs(const std::set<std::string>& archs) {
 }
 
 // Karpenter's ratio technique for a topology spread profile: the pools of
-// its groups, their label values, the pods' own labels.
+// its groups and their label values (prepared once per run, in the world),
+// and the pods' own labels.
 void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& profile,
-                   const SpreadWorld& world, Plan& plan) {
+                   const SpreadWorld& world, bool whole, Plan& plan) {
   auto refuse = [&plan](std::string why) { plan.refused = std::move(why); };
   if (w.kind == "DaemonSet" || w.kind == "Job" || w.kind == "CronJob" || w.kind == "Pod") {
     return refuse("a " + w.kind +
                   (w.kind == "DaemonSet" ? " runs a pod on every node it selects"
                                          : " is not a set of replicas to spread"));
   }
-  std::string why;
-  std::optional<std::vector<std::vector<std::string>>> values = profile.values(&why);
-  if (!values) return refuse(why);
-  pools::TopologySpread t;
-  t.origin = plan.spec->origin;
-  t.key = profile.topology_key();
-  for (std::size_t i = 0; i < profile.groups.size(); ++i) {
-    const pools::ProfileGroup& g = profile.groups[i];
-    const pools::Pool* pool = nullptr;
-    for (const pools::Pool& p : world.pools) {
-      if (p.name == g.pool && p.karpenter()) pool = &p;
-    }
-    if (pool == nullptr) {
-      return refuse("the profile names pool \"" + g.pool +
-                    "\", which is not a Karpenter NodePool or Provisioner of the input; a "
-                    "topology spread needs pools whose nodes Karpenter labels");
-    }
-    t.has_bases = t.has_bases || g.share.base > 0;
-    t.groups.push_back(pools::TopologySpread::Group{
-        g.pool, (*values)[i],
-        pool->archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"})});
-  }
+  const SpreadWorld::Topology& prepared =
+      world.topologies.at(static_cast<std::size_t>(&profile - world.profiles.data()));
+  if (!prepared.refused.empty()) return refuse(prepared.refused);
+  pools::TopologySpread t = whole ? prepared.spread : pools::TopologySpread();
   NodeRef labels = at(w.object, {"spec", "selector", "matchLabels"});
   if (!labels.is_mapping() && !w.templates.empty())
     labels = at(w.templates[0].node, {"metadata", "labels"});
@@ -160,14 +143,44 @@ void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& prof
     NodeRef value = labels.value(i).resolved();
     if (!key.is_scalar() || !value.is_scalar())
       return refuse("the labels that select its pods are not plain key: value pairs");
-    t.match_labels.emplace_back(std::string(key.scalar()), std::string(value.scalar()));
+    if (whole) t.match_labels.emplace_back(std::string(key.scalar()), std::string(value.scalar()));
   }
-  plan.topology = std::move(t);
+  if (whole) plan.topology = std::move(t);
 }
 
 }  // namespace
 
-Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs) {
+SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
+                                       const std::vector<pools::Pool>& all) {
+  SpreadWorld::Topology out;
+  if (profile.realisation != pools::Realisation::TopologySpread) return out;
+  std::optional<std::vector<std::vector<std::string>>> values = profile.values(&out.refused);
+  if (!values) return out;
+  pools::TopologySpread& t = out.spread;
+  t.origin = "spread profile \"" + profile.name + "\"";
+  t.key = profile.topology_key();
+  for (std::size_t i = 0; i < profile.groups.size(); ++i) {
+    const pools::ProfileGroup& g = profile.groups[i];
+    const pools::Pool* pool = nullptr;
+    for (const pools::Pool& p : all) {
+      if (p.name == g.pool && p.karpenter()) pool = &p;
+    }
+    if (pool == nullptr) {
+      out.refused = "the profile names pool \"" + g.pool +
+                    "\", which is not a Karpenter NodePool or Provisioner of the input; a "
+                    "topology spread needs pools whose nodes Karpenter labels";
+      return out;
+    }
+    t.has_bases = t.has_bases || g.share.base > 0;
+    t.groups.push_back(pools::TopologySpread::Group{
+        g.pool, (*values)[i],
+        pool->archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"})});
+  }
+  return out;
+}
+
+Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs,
+             bool topology) {
   Plan plan;
   plan.spec = spec_of(w, world);
   if (!plan.spec) return plan;
@@ -178,7 +191,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   };
   if (!spec.invalid.empty()) return refuse(spec.invalid);
   if (spec.profile != nullptr && spec.profile->realisation == pools::Realisation::TopologySpread) {
-    plan_topology(w, *spec.profile, world, plan);
+    plan_topology(w, *spec.profile, world, topology, plan);
     return plan;
   }
   if (w.kind != "Deployment") {

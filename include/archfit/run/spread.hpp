@@ -38,6 +38,14 @@ struct SpreadWorld {
   std::vector<pools::SpreadProfile> profiles;  // spread.profiles
   std::set<std::string> autoscaled;            // "namespace/name" of Deployments
   std::vector<pools::Pool> pools;
+  // Per profile (in the order of `profiles`), for topology spread profiles:
+  // what every workload it applies to gets (the pools' values and
+  // architectures; the pods' labels are the workload's), or why nothing.
+  struct Topology {
+    pools::TopologySpread spread;
+    std::string refused;
+  };
+  std::vector<Topology> topologies;
 };
 
 // Throws Error(Input) at a PodDistributor field that cannot be read.
