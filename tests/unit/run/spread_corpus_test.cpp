@@ -1,6 +1,7 @@
-// Round trips over the corpus with a spread for every Deployment, given two
-// ways (a catch-all profile of the configuration; a PodDistributor naming
-// each Deployment): remove(fix(x)) == x byte for byte, fix(fix(x)) == fix(x).
+// Round trips over the corpus with a spread for every Deployment, given three
+// ways (a catch-all profile of the configuration, split or by topology
+// spread; a PodDistributor naming each Deployment): remove(fix(x)) == x byte
+// for byte, fix(fix(x)) == fix(x).
 #include <algorithm>
 #include <functional>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <archfit/image/platform_set.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -43,9 +45,10 @@ std::string distributors_for(const std::string& text) {
 
 // Checks the laws on every corpus file archfit reads (a key given twice is
 // refused, see tests/unit/cli), with `extra` documents for each file beside
-// it; returns how many files fix split.
+// it; returns how many files fix changed to hold `marker`.
 std::size_t check_laws(archfit::testing::Engine& e,
-                       const std::function<std::string(const std::string&)>& extra) {
+                       const std::function<std::string(const std::string&)>& extra,
+                       const std::string& marker = "archfit.io/split: ") {
   std::size_t split = 0;
   for (const auto& path : archfit::testing::corpus_files()) {
     std::string name = path.filename().string();
@@ -62,7 +65,7 @@ std::size_t check_laws(archfit::testing::Engine& e,
       return e.output(inputs, task);
     };
     std::string once = run(x, Task::Fix);
-    split += once.find("archfit.io/split: ") != std::string::npos;
+    split += once.find(marker) != std::string::npos;
     EXPECT_EQ(run(once, Task::Fix), once) << name;
     EXPECT_EQ(run(once, Task::Remove), x) << name;
   }
@@ -85,6 +88,27 @@ TEST(CorpusSpread, ACatchAllProfileKeepsTheLaws) {
                 {"archfit.io/test-group", "b", "", {0, 2}}};
   e.config.node_pools.spread_profiles.push_back(all);
   EXPECT_GE(check_laws(e, [](const std::string&) { return std::string(); }), 5u);
+}
+
+TEST(CorpusSpread, ACatchAllTopologySpreadKeepsTheLaws) {
+  archfit::testing::Engine e(kNoImages);
+  // Every image assumed to run everywhere, so that placement (which writes
+  // the spread) places every template.
+  e.config.fallback_platforms = image::PlatformSet::parse("linux/amd64,linux/arm64");
+  e.config.node_pools.fix = true;
+  pools::SpreadProfile all;
+  all.name = "all";
+  all.assigns = true;
+  all.realisation = pools::Realisation::TopologySpread;
+  all.groups = {{"", "", "od", {1, 1}}, {"", "", "spot", {0, 3}}};
+  e.config.node_pools.spread_profiles.push_back(all);
+  const std::string pools =
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: od}\nspec: {}\n---\n"
+      "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: spot}\nspec: {}\n";
+  EXPECT_GE(
+      check_laws(
+          e, [&pools](const std::string&) { return pools; }, "topologyKey: spread.archfit.io/all"),
+      10u);
 }
 
 }  // namespace archfit::run::spread_corpus_tests
