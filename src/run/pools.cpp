@@ -70,7 +70,7 @@ Value taint_value(const pools::Taint& t) {
   return out;
 }
 
-std::string detail_join(const std::vector<std::string>& path) {
+std::string dotted(const std::vector<std::string>& path) {
   std::string out;
   for (const std::string& k : path)
     out += (out.empty() ? "" : ".") + k;
@@ -122,6 +122,8 @@ UserPool user_pool(const Value& object, const std::vector<std::vector<std::strin
       return out;
     }
   }
+  static const std::vector<placement::OwnedEntry> kNone;
+  const std::vector<placement::OwnedEntry>& entries = record ? record->entries : kNone;
   bool created_annotations = false;
   for (const std::vector<std::string>& path : paths) {
     PoolList& list = out.lists.emplace_back();
@@ -130,7 +132,7 @@ UserPool user_pool(const Value& object, const std::vector<std::vector<std::strin
     const placement::Path where = record_path(path);
     std::set<std::size_t> ours;
     bool created = false;
-    for (const placement::OwnedEntry& e : record ? record->entries : decltype(record->entries){}) {
+    for (const placement::OwnedEntry& e : entries) {
       if (e.kind == placement::OwnedEntry::Kind::Created) {
         created = created || e.path == where;
         created_annotations = created_annotations || e.path == record_path(kAnnotationsPath);
@@ -374,7 +376,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     placement::Finding f =
         finding("spread-pool-values-missing", message, file, document, root, resource(pool));
     f.fixable = fixable;
-    f.field_path = detail_join(rpath);
+    f.field_path = dotted(rpath);
     out.findings.push_back(std::move(f));
   };
   for (const pools::Requirement& r : now.missing) {
