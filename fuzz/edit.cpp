@@ -57,7 +57,7 @@ std::string edited(const std::string& text, placement::Action action) {
   std::size_t index = 0;
   for (const manifest::Workload& w : workloads) {
     for (const manifest::PodTemplate& t : w.templates) {
-      placement::TemplateContext where{&w, &t, "fuzz.yaml", 0, true};
+      placement::TemplateContext where{&w, &t, "fuzz.yaml", 0, true, nullptr, {}};
       run::PlannedTemplate& p = planned.emplace_back();
       p.plan = placement::plan_template(where, config(), answer, action);
       p.where = where;

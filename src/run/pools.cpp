@@ -385,11 +385,12 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
                        ", so the profile's pods never go there; " + how,
                    values_fixable);
   }
-  for (const auto& [key, conflict] : now.conflicts) {
+  for (const auto& conflict : now.conflicts) {
     // archfit's own requirement from other weights is written again.
+    const std::string& key = conflict.first;
     bool ours = std::any_of(needs.missing.begin(), needs.missing.end(),
                             [&key](const pools::Requirement& r) { return r.key == key; });
-    spread_finding(pool.title() + ": " + conflict +
+    spread_finding(pool.title() + ": " + conflict.second +
                        (ours ? "; archfit wrote it for other weights, and fix writes it again"
                              : "; archfit leaves yours, change it by hand"),
                    ours && values_fixable);
