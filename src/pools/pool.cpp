@@ -125,6 +125,10 @@ std::set<std::string> Pool::archs(const std::set<std::string>& cluster) const {
   return out;
 }
 
+std::set<std::string> Pool::archs() const {
+  return archs(kNodeArchs);
+}
+
 std::string Pool::title() const {
   std::string out = std::string(source_name(source)) + " \"" + name + "\"";
   if (!file.empty()) {

@@ -109,16 +109,7 @@ class Pipeline {
       const pools::Settings& conf = s.config->node_pools;
       std::vector<pools::Pool>& pools = pools_.emplace_back(stream);
       pools.insert(pools.end(), conf.declared.begin(), conf.declared.end());
-      if (conf.fix && task != Task::Remove) {
-        for (pools::Pool& p : pools) {
-          if (!p.karpenter()) continue;
-          for (pools::Requirement& r : pools::spread_requirements(p.name, conf.spread_profiles)) {
-            bool has = std::any_of(p.requirements.begin(), p.requirements.end(),
-                                   [&r](const pools::Requirement& e) { return e.key == r.key; });
-            if (!has) p.requirements.push_back(std::move(r));
-          }
-        }
-      }
+      if (conf.fix && task != Task::Remove) give_spread_values(pools, conf.spread_profiles);
     }
   }
 

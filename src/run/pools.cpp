@@ -427,6 +427,15 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   return out;
 }
 
+void give_spread_values(std::vector<pools::Pool>& all,
+                        const std::vector<pools::SpreadProfile>& profiles) {
+  for (pools::Pool& p : all) {
+    if (!p.karpenter()) continue;
+    for (pools::Requirement& r : spread_needs(p, p.requirements, profiles).missing)
+      p.requirements.push_back(std::move(r));
+  }
+}
+
 std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
                                                     const std::vector<pools::Pool>& all) {
   if (all.empty()) return std::nullopt;

@@ -172,9 +172,7 @@ SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
       return out;
     }
     t.has_bases = t.has_bases || g.share.base > 0;
-    t.groups.push_back(pools::TopologySpread::Group{
-        g.pool, (*values)[i],
-        pool->archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"})});
+    t.groups.push_back(pools::TopologySpread::Group{g.pool, (*values)[i], pool->archs()});
   }
   return out;
 }
@@ -243,8 +241,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     }
     for (const pools::Pool& p : world.pools) {
       if (!p.domain(g.label_key).allows(g.label_value)) continue;
-      std::set<std::string> a =
-          p.archs({"amd64", "arm64", "ppc64le", "s390x", "386", "arm", "riscv64"});
+      std::set<std::string> a = p.archs();
       group_archs.insert(a.begin(), a.end());
       known = true;
     }

@@ -37,6 +37,10 @@ enum class PoolSource { NodePool, Provisioner, NodeGroup, Declared };
 // "NodePool", "Provisioner", "node group", "declared pool"
 std::string_view source_name(PoolSource source);
 
+// The architectures Linux nodes report in kubernetes.io/arch.
+inline const std::set<std::string> kNodeArchs = {"amd64", "arm64", "ppc64le", "s390x",
+                                                 "386",   "arm",   "riscv64"};
+
 struct Pool {
   std::string name;
   PoolSource source = PoolSource::NodePool;
@@ -72,6 +76,8 @@ struct Pool {
   Domain domain(std::string_view key) const;
   // The architectures its nodes can have, among `cluster`.
   std::set<std::string> archs(const std::set<std::string>& cluster) const;
+  // ... among every architecture Linux nodes report (kNodeArchs).
+  std::set<std::string> archs() const;
   // "NodePool \"arm\" (pools.yaml:3)"
   std::string title() const;
 };

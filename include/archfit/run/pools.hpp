@@ -40,6 +40,11 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
                                    const std::string& file, std::uint32_t document,
                                    const placement::Config& config, Task task);
 
+// The Karpenter pools as nodePools.fix leaves them: with the label values
+// topology spread profiles give them (those they have no requirement on).
+void give_spread_values(std::vector<pools::Pool>& all,
+                        const std::vector<pools::SpreadProfile>& profiles);
+
 // no-feasible-pool for a planned template, as fix leaves it, when no pool
 // can run its pods; nothing when one can or there are no pools.
 std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
