@@ -10,30 +10,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <archfit/base/unique_fd.hpp>
+
 namespace archfit::cache {
 
 namespace {
 
-// Closes a descriptor on every path out.
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  // Closes now and reports close's own error (a full disk can show up here).
-  int close() {
-    int rc = ::close(fd_);
-    fd_ = -1;
-    return rc;
-  }
-
- private:
-  int fd_;
-};
+using Fd = UniqueFd;
 
 // mkdir -p. EEXIST from a directory another process made meanwhile is fine;
 // a file where a directory should be is not.
@@ -82,7 +65,11 @@ bool write_all(int fd, std::string_view data) {
 
 std::optional<std::string> read_small_file(const std::filesystem::path& path,
                                            std::size_t max_bytes) {
-  Fd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW));
+  return read_small_file_at(AT_FDCWD, path.c_str(), max_bytes);
+}
+
+std::optional<std::string> read_small_file_at(int dir_fd, const char* name, std::size_t max_bytes) {
+  Fd fd(::openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
   if (fd.get() < 0) return std::nullopt;
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;

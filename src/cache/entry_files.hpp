@@ -18,6 +18,10 @@ inline constexpr std::size_t kMaxEntryBytes = 64 * 1024;
 // else (missing, unreadable, a directory, too big).
 std::optional<std::string> read_small_file(const std::filesystem::path& path,
                                            std::size_t max_bytes = kMaxEntryBytes);
+// The same for the file `name` in the directory open as `dir_fd`; a link is
+// never followed.
+std::optional<std::string> read_small_file_at(int dir_fd, const char* name,
+                                              std::size_t max_bytes = kMaxEntryBytes);
 
 // Writes `data` to `path`: parent directories are created as needed (another
 // process creating them at the same time is fine), the bytes go to a file

@@ -1,5 +1,10 @@
 // Entries by key: where each lives, reading it back (every failure a miss) and
 // writing it through replace_file. Listing and pruning are in store_list.cpp.
+#include <cerrno>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <archfit/base/unique_fd.hpp>
 #include <archfit/cache/store.hpp>
 
 #include "cache/entry_files.hpp"
@@ -11,6 +16,15 @@ namespace archfit::cache {
 namespace {
 
 constexpr std::size_t kMaxMediaTypeBytes = 255;
+
+// The Cache Directory Tagging convention's signature (backup tools skip a
+// directory holding it), then archfit's name, which is what prune checks.
+constexpr std::string_view kMarkerSignature = "Signature: 8a477f597d28d172789f06886806bc55\n";
+constexpr std::string_view kMarkerOwner =
+    "# This file is a cache directory tag created by archfit.\n";
+constexpr std::string_view kMarkerRest =
+    "# archfit cache prune and clear remove files only from a directory holding it.\n"
+    "# For information about cache directory tags, see https://bford.info/cachedir/\n";
 
 void set_why(std::string* why, std::string text) {
   if (why) *why = std::move(text);
@@ -37,6 +51,31 @@ std::filesystem::path Store::digest_path(std::string_view digest) const {
 
 std::filesystem::path Store::tag_path(const image::Reference& ref) const {
   return version_dir() / "tags" / (sha256_hex(ref.canonical()) + ".json");
+}
+
+bool Store::is_marked() const {
+  auto text = read_small_file(root_ / kMarkerName, 4096);
+  return text && text->starts_with(kMarkerSignature) &&
+         text->find(kMarkerOwner) != std::string::npos;
+}
+
+// Best effort, like every write here: a cache without its marker still
+// works, only prune and clear refuse it.
+void Store::ensure_marker() {
+  if (marked_->load(std::memory_order_acquire)) return;
+  std::filesystem::path path = root_ / kMarkerName;
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
+  if (fd.valid()) {
+    std::string text =
+        std::string(kMarkerSignature) + std::string(kMarkerOwner) + std::string(kMarkerRest);
+    if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
+      ::unlink(path.c_str());
+      return;
+    }
+  } else if (errno != EEXIST) {
+    return;
+  }
+  marked_->store(true, std::memory_order_release);
 }
 
 bool Store::has_digests() const {
@@ -95,7 +134,9 @@ bool Store::try_put_digest(DigestEntry entry, std::string* why) {
   }
   try {
     entry.written = to_stored_time(clock_());
-    return try_replace_file(digest_path(entry.digest), encode_digest_entry(entry), why);
+    if (!try_replace_file(digest_path(entry.digest), encode_digest_entry(entry), why)) return false;
+    ensure_marker();
+    return true;
   } catch (const std::exception& e) {
     set_why(why, "cannot cache " + entry.digest + ": " + e.what());
     return false;
@@ -115,7 +156,9 @@ bool Store::try_put_tag(const image::Reference& ref, std::string_view digest, st
   }
   try {
     TagEntry entry{ref.canonical(), std::string(digest), to_stored_time(clock_())};
-    return try_replace_file(tag_path(ref), encode_tag_entry(entry), why);
+    if (!try_replace_file(tag_path(ref), encode_tag_entry(entry), why)) return false;
+    ensure_marker();
+    return true;
   } catch (const std::exception& e) {
     set_why(why, "cannot cache " + ref.canonical() + ": " + e.what());
     return false;

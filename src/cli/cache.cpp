@@ -257,7 +257,9 @@ void add_cache_command(CLI::App& app, RunState& /*state*/) {
   cmd->footer(
       "The cache holds, under DIR/v1/, the platforms of each manifest or index digest archfit\n"
       "resolved, and the digest each tag pointed at when it was fetched. Removing entries is\n"
-      "always safe: archfit asks the registry again when it needs them.");
+      "always safe: archfit asks the registry again when it needs them. prune and clear remove\n"
+      "only files named as archfit's entries, never through a symbolic link, and only from a\n"
+      "directory holding the CACHEDIR.TAG archfit wrote with its first entry.");
 
   CLI::App* path = add_cache_subcommand(
       cmd, "path", "Print the cache directory",
@@ -270,8 +272,9 @@ void add_cache_command(CLI::App& app, RunState& /*state*/) {
       cmd, "list", "List the cached entries with their age and size",
       "One line per file, sorted: kind (digest, tag, invalid), key (the digest, or the image\n"
       "reference of a tag), the digest's platforms or the tag's digest, age, size; then a\n"
-      "summary. Files that are not valid entries (damaged, foreign, or temporary files of a\n"
-      "writer) are listed as invalid; prune removes them.",
+      "summary. Files named as entries that are not valid ones (damaged, foreign, misplaced)\n"
+      "and temporary files of a writer are listed as invalid; prune removes them. Other files\n"
+      "are not archfit's and are not listed.",
       *o);
   list->add_option("--format", o->format, "Output format: text or json")->capture_default_str();
   list->callback([o] { run_list(*o); });
@@ -291,8 +294,8 @@ void add_cache_command(CLI::App& app, RunState& /*state*/) {
 
   CLI::App* clear = add_cache_subcommand(
       cmd, "clear", "Remove everything archfit stored in the cache",
-      "Removes the v1/ directory under the cache directory, where archfit keeps its entries,\n"
-      "and says how much it removed; other files in the cache directory are left alone.",
+      "Removes every entry under v1/, where archfit keeps them, and the directories left\n"
+      "empty, and says how much it removed. Files archfit did not write are left alone.",
       *o);
   clear->callback([o] { run_clear(*o); });
 }

@@ -20,6 +20,7 @@
 #include <archfit/base/duration.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/base/unique_fd.hpp>
 #include <archfit/registry/keychain.hpp>
 
 extern char** environ;
@@ -30,24 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_ = -1;
-};
+using Fd = UniqueFd;
 
 struct Pipe {
   Fd read;

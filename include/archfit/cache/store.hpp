@@ -14,12 +14,21 @@
 // next put replaces it. Credentials and tokens are never written here.
 // Times in the files are whole seconds since the Unix epoch (entry_json.hpp
 // shows the format); docs/cache.md is the user's description.
+//
+// The first write also leaves a CACHEDIR.TAG (the Cache Directory Tagging
+// convention, naming archfit) in the root. prune and clear remove files only
+// from a root that holds it, only files named as entries or as archfit's
+// temporary files in the directories of the layout above, and never through
+// a symbolic link: a --cache-dir that names a source tree with a v1/ folder of
+// its own, or a v1 that links elsewhere, loses nothing.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,24 +110,39 @@ class Store {
   // An entry from the future (clock skew) is fresh while less than ttl ahead.
   bool fresh(const TagEntry& entry, std::chrono::seconds ttl) const;
 
-  // Every file under version_dir() (directories are not listed), sorted by
-  // kind, then key, then path; invalid entries (corrupt, foreign, leftover
-  // temporary files) are listed as Invalid.
+  // Every file of the layout under version_dir(), sorted by kind, then key,
+  // then path: entries, and as Invalid the files named like entries that are
+  // not valid ones (corrupt, foreign, misplaced) and leftover temporary
+  // files. Other files, links and directories are not archfit's and are not
+  // listed.
   std::vector<ListedEntry> list() const;
   // Removes entries whose time is older than now - older_than, and every
   // Invalid file older than a minute (a temporary file younger than that may
   // belong to a process writing right now), then directories left empty.
   // Digest entries go by when they were written, used since or not.
+  // Throws Error(Usage) when version_dir() exists and the root holds no
+  // marker (is_marked()): it does not look like a cache archfit made.
   PruneResult prune(std::chrono::seconds older_than);
-  // Removes version_dir() entirely; other files under root are left alone.
-  // `removed` counts the files that were in it.
+  // Removes every file list() shows, then the layout's directories left
+  // empty; other files are left alone. The same refusal as prune.
   PruneResult clear();
+
+  // The marker file in the root, written with the first entry.
+  static constexpr std::string_view kMarkerName = "CACHEDIR.TAG";
+  // Whether the root holds the marker archfit writes (a regular file, not a
+  // link, with the tag's signature and archfit's name).
+  bool is_marked() const;
 
   TimePoint now() const { return clock_(); }
 
  private:
+  void ensure_marker();
+
   std::filesystem::path root_;
   Clock clock_;
+  // Set once the marker is known to be there; shared by copies, read by the
+  // resolver's threads.
+  std::shared_ptr<std::atomic<bool>> marked_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 }  // namespace archfit::cache

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/cache/store.hpp>
 #include <archfit/image/reference.hpp>
@@ -438,17 +439,19 @@ TEST(Store, ListClassifiesAndSortsEveryFile) {
   ASSERT_TRUE(store.try_put_tag(image_ref("ghcr.io/a/b:1"), digest_of(2)));
   // Garbage: a leftover temporary file, a corrupt entry, a foreign tag file,
   // a digest entry in the wrong shard, a stray file.
-  write_raw(store.version_dir() / "tags/.tmp-1-abc", "{");
+  write_raw(store.version_dir() / "tags/.tmp-1-0123456789abcdef", "{");
   write_raw(store.digest_path(digest_of(3)), "{\"version\":1}");
   write_raw(store.tag_path(image_ref("x.io/y:1")), read_file(store.tag_path(image_ref("redis:7"))));
   fs::path misplaced =
       store.version_dir() / "digests/sha256/ff" / (digest_of(4).substr(7) + ".json");
   write_raw(misplaced, "");
   fs::copy_file(store.digest_path(digest_of(1)), misplaced, fs::copy_options::overwrite_existing);
+  // Not archfit's: never listed (and so never removed).
   write_raw(store.version_dir() / "README", "hello");
+  write_raw(store.version_dir() / "tags/notes.json", "{}");
 
   std::vector<ListedEntry> listed = store.list();
-  ASSERT_EQ(listed.size(), 9u);
+  ASSERT_EQ(listed.size(), 8u);
   using K = ListedEntry::Kind;
   EXPECT_EQ(listed[0].kind, K::Digest);
   EXPECT_EQ(listed[0].key, digest_of(1));
@@ -469,10 +472,9 @@ TEST(Store, ListClassifiesAndSortsEveryFile) {
     EXPECT_EQ(listed[i].key, "");
     invalid.insert(listed[i].path);
   }
-  EXPECT_EQ(invalid,
-            (std::set<fs::path>{
-                store.version_dir() / "tags/.tmp-1-abc", store.digest_path(digest_of(3)),
-                store.tag_path(image_ref("x.io/y:1")), misplaced, store.version_dir() / "README"}));
+  EXPECT_EQ(invalid, (std::set<fs::path>{store.version_dir() / "tags/.tmp-1-0123456789abcdef",
+                                         store.digest_path(digest_of(3)),
+                                         store.tag_path(image_ref("x.io/y:1")), misplaced}));
   EXPECT_TRUE(
       std::is_sorted(listed.begin() + 4, listed.end(),
                      [](const ListedEntry& a, const ListedEntry& b) { return a.path < b.path; }));
@@ -495,8 +497,8 @@ TEST(Store, PruneRemovesOldEntriesAndLeftoversButKeepsYoungOnes) {
   clock.set(now - 29 * 24h);
   ASSERT_TRUE(store.try_put_digest(digest_entry(young_digest, "linux/amd64")));
   ASSERT_TRUE(store.try_put_tag(image_ref("young:1"), young_digest));
-  fs::path old_temp = store.version_dir() / "tags/.tmp-99-dead";
-  fs::path new_temp = store.version_dir() / "tags/.tmp-98-beef";
+  fs::path old_temp = store.version_dir() / "tags/.tmp-99-00000000deadbeef";
+  fs::path new_temp = store.version_dir() / "tags/.tmp-98-00000000beefdead";
   fs::path old_corrupt = store.digest_path(corrupt_digest);
   write_raw(old_temp, "{\"version\":");
   write_raw(new_temp, "{\"version\":");
@@ -548,7 +550,7 @@ TEST(Store, ClearRemovesTheVersionDirectoryOnly) {
   Store store(dir.path());
   ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(1), "linux/amd64")));
   ASSERT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
-  write_raw(store.version_dir() / "tags/.tmp-1-2", "x");
+  write_raw(store.version_dir() / "tags/.tmp-1-0000000000000002", "x");
   write_raw(dir / "keep.txt", "mine");
   write_raw(dir / "v2/digests/x.json", "{}");
 
@@ -566,6 +568,117 @@ TEST(Store, ClearRemovesTheVersionDirectoryOnly) {
   // The cache works again after a clear.
   EXPECT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
   EXPECT_TRUE(store.get_tag(image_ref("nginx")));
+}
+
+TEST(Store, TheFirstWriteLeavesTheCacheDirectoryTag) {
+  TempDir dir;
+  Store store(dir / "cache");
+  EXPECT_FALSE(store.is_marked());
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
+  EXPECT_TRUE(store.is_marked());
+  std::string tag = read_file(dir / "cache" / "CACHEDIR.TAG");
+  EXPECT_TRUE(tag.starts_with("Signature: 8a477f597d28d172789f06886806bc55\n")) << tag;
+  EXPECT_NE(tag.find("archfit"), std::string::npos);
+  // A tag written by another program does not make a directory archfit's.
+  TempDir other;
+  write_raw(other / "CACHEDIR.TAG", "Signature: 8a477f597d28d172789f06886806bc55\n");
+  EXPECT_FALSE(Store(other.path()).is_marked());
+  // Nor does a link to archfit's own tag.
+  TempDir linked;
+  fs::create_symlink(dir / "cache" / "CACHEDIR.TAG", linked / "CACHEDIR.TAG");
+  EXPECT_FALSE(Store(linked.path()).is_marked());
+}
+
+// --cache-dir naming a source tree with a v1/ folder of its own.
+TEST(Store, PruneAndClearRefuseADirectoryArchfitDidNotMake) {
+  TempDir dir;
+  write_raw(dir / "v1/api/users.go", "package v1\n");
+  write_raw(dir / "v1/tags/" / (std::string(64, 'a') + ".json"), "{}");
+  set_mtime(dir / "v1/tags/" / (std::string(64, 'a') + ".json"),
+            std::chrono::system_clock::now() - 48h);
+  Store store(dir.path());
+  for (auto run : {+[](Store& s) { s.prune(0s); }, +[](Store& s) { s.clear(); }}) {
+    try {
+      run(store);
+      ADD_FAILURE() << "removed files from an unmarked directory";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Usage);
+      EXPECT_NE(e.message().find("does not look like an archfit cache"), std::string::npos)
+          << e.message();
+      EXPECT_NE(e.message().find(dir.path().string()), std::string::npos);
+    }
+  }
+  EXPECT_EQ(read_file(dir / "v1/api/users.go"), "package v1\n");
+  EXPECT_TRUE(fs::exists(dir / "v1/tags/" / (std::string(64, 'a') + ".json")));
+  // A directory with no v1/ at all has nothing to remove: no error.
+  TempDir empty;
+  EXPECT_EQ(Store(empty.path()).prune(0s).removed, 0u);
+  EXPECT_EQ(Store(empty.path() / "missing").clear().removed, 0u);
+}
+
+TEST(Store, PruneAndClearRemoveOnlyArchfitsFilesAndNeverFollowALink) {
+  TempDir dir;
+  const TimePoint now = std::chrono::floor<std::chrono::seconds>(std::chrono::system_clock::now());
+  FakeClock clock;
+  clock.set(now - 40 * 24h);
+  Store store(dir / "cache", clock.clock());
+  ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(1), "linux/amd64")));
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
+  clock.set(now);
+  // Elsewhere, files named and shaped like entries, reachable through links:
+  // a digests/ directory, a shard, the tags directory of a second cache, and
+  // one entry, each a link.
+  const std::string entry_name = std::string(64, 'b') + ".json";
+  fs::path elsewhere = dir / "elsewhere";
+  write_raw(elsewhere / "sha256/bb" / entry_name, "{}");
+  write_raw(elsewhere / entry_name, "{}");
+  write_raw(elsewhere / "api/users.go", "package v1\n");
+  for (const fs::path& p : {elsewhere / "sha256/bb" / entry_name, elsewhere / entry_name})
+    set_mtime(p, now - 48h);
+  fs::create_symlink(elsewhere / "sha256/bb", store.version_dir() / "digests/sha256/bb");
+  fs::create_symlink(elsewhere / entry_name, store.version_dir() / "tags" / entry_name);
+  // Files of the user's own beside the entries.
+  write_raw(store.version_dir() / "tags/README.md", "mine");
+  write_raw(store.version_dir() / "digests/sha256/00/notes.txt", "mine");
+  set_mtime(store.version_dir() / "tags/README.md", now - 48h);
+
+  std::vector<ListedEntry> listed = store.list();
+  EXPECT_EQ(listed.size(), 2u);
+  PruneResult pruned = store.prune(30 * 24h);
+  EXPECT_EQ(pruned.removed, 2u);
+  PruneResult cleared = store.clear();
+  EXPECT_EQ(cleared.removed, 0u);
+  EXPECT_TRUE(fs::exists(elsewhere / "sha256/bb" / entry_name));
+  EXPECT_TRUE(fs::exists(elsewhere / entry_name));
+  EXPECT_EQ(read_file(elsewhere / "api/users.go"), "package v1\n");
+  EXPECT_EQ(read_file(store.version_dir() / "tags/README.md"), "mine");
+  EXPECT_EQ(read_file(store.version_dir() / "digests/sha256/00/notes.txt"), "mine");
+  EXPECT_TRUE(fs::is_symlink(store.version_dir() / "tags" / entry_name));
+
+  // The version directory itself a link: nothing through it is listed or removed.
+  TempDir linked;
+  Store second(linked.path());
+  ASSERT_TRUE(second.try_put_tag(image_ref("redis"), digest_of(2)));
+  fs::remove_all(second.version_dir());
+  write_raw(elsewhere / "v1/tags" / entry_name, "{}");
+  set_mtime(elsewhere / "v1/tags" / entry_name, now - 48h);
+  fs::create_symlink(elsewhere / "v1", second.version_dir());
+  EXPECT_TRUE(second.list().empty());
+  EXPECT_EQ(second.prune(0s).removed, 0u);
+  EXPECT_EQ(second.clear().removed, 0u);
+  EXPECT_TRUE(fs::exists(elsewhere / "v1/tags" / entry_name));
+  EXPECT_TRUE(fs::is_symlink(second.version_dir()));
+}
+
+TEST(Store, AFifoNamedLikeAnEntryIsSkippedWithoutBlocking) {
+  TempDir dir;
+  Store store(dir.path());
+  ASSERT_TRUE(store.try_put_tag(image_ref("nginx"), digest_of(1)));
+  fs::path fifo = store.version_dir() / "tags" / (std::string(64, 'c') + ".json");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  EXPECT_EQ(store.list().size(), 1u);
+  EXPECT_EQ(store.clear().removed, 1u);
+  EXPECT_TRUE(fs::exists(fifo));
 }
 
 TEST(Store, SixHundredWarmReadsAreQuick) {

@@ -112,7 +112,7 @@ TEST(CacheCommand, ListPrintsOneSortedLinePerFileAndASummary) {
   ASSERT_TRUE(store.try_put_digest(digest_entry(kDigestB, "linux/arm64,linux/amd64")));
   ASSERT_TRUE(store.try_put_tag(image::Reference::parse("nginx:1.25"), kDigestB));
   ASSERT_TRUE(store_aged(root, 2h).try_put_digest(digest_entry(kDigestA, "linux/amd64")));
-  dir.write("cache/v1/tags/.tmp-1-2", "{");
+  dir.write("cache/v1/tags/.tmp-1-00000000000000a2", "{");
 
   ProcessResult r = run_archfit({"cache", "list", "--cache-dir", root.string()}, isolated(dir));
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -140,7 +140,7 @@ TEST(CacheCommand, ListPrintsOneSortedLinePerFileAndASummary) {
   EXPECT_EQ(words(out[2]).at(2), kDigestB);
   EXPECT_EQ(words(out[2]).at(3), "3d");
   EXPECT_EQ(words(out[3]).at(0), "invalid");
-  EXPECT_EQ(words(out[3]).at(1), "v1/tags/.tmp-1-2");
+  EXPECT_EQ(words(out[3]).at(1), "v1/tags/.tmp-1-00000000000000a2");
   EXPECT_EQ(out[0].find(kDigestA), out[2].find("docker.io")) << "keys line up";
   EXPECT_TRUE(contains(out[4], "4 files (2 digests, 1 tag, 1 invalid), ")) << out[4];
   EXPECT_TRUE(contains(out[4], " in " + root.string())) << out[4];
@@ -242,6 +242,40 @@ TEST(CacheCommand, ClearRemovesArchfitsFilesOnly) {
   EXPECT_TRUE(contains(r.out, ") from " + (root / "v1").string() + "\n")) << r.out;
   EXPECT_FALSE(fs::exists(root / "v1"));
   EXPECT_EQ(read_file(root / "notes.txt"), "mine");
+}
+
+// The reproducers: a repository's own v1/ folder given as --cache-dir, and a
+// cache whose v1 links to another directory.
+TEST(CacheCommand, PruneAndClearNeverRemoveFilesArchfitDidNotWrite) {
+  TempDir dir;
+  fs::path repo = dir / "repo";
+  dir.write("repo/v1/api/users.go", "package v1\n");
+  dir.write("repo/v1/tags/" + std::string(64, 'a') + ".json", "{}");
+  for (const char* command : {"prune", "clear"}) {
+    std::vector<std::string> args{"cache", command, "--cache-dir", repo.string()};
+    if (std::string(command) == "prune") args.insert(args.end(), {"--older-than", "0"});
+    ProcessResult r = run_archfit(args, isolated(dir));
+    EXPECT_EQ(r.exit_code, 2) << command << r.out;
+    EXPECT_TRUE(contains(r.err, repo.string() + " does not look like an archfit cache")) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_EQ(read_file(repo / "v1/api/users.go"), "package v1\n");
+  EXPECT_TRUE(fs::exists(repo / "v1/tags" / (std::string(64, 'a') + ".json")));
+
+  fs::path root = dir / "cache";
+  cache::Store store(root);
+  ASSERT_TRUE(store.try_put_tag(image::Reference::parse("nginx"), kDigestA));
+  fs::remove_all(root / "v1");
+  fs::create_symlink(repo / "v1", root / "v1");
+  for (const char* command : {"prune", "clear"}) {
+    std::vector<std::string> args{"cache", command, "--cache-dir", root.string()};
+    if (std::string(command) == "prune") args.insert(args.end(), {"--older-than", "0"});
+    ProcessResult r = run_archfit(args, isolated(dir));
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_TRUE(r.out.find("removed 0 files") != std::string::npos) << r.out;
+  }
+  EXPECT_EQ(read_file(repo / "v1/api/users.go"), "package v1\n");
+  EXPECT_TRUE(fs::exists(repo / "v1/tags" / (std::string(64, 'a') + ".json")));
 }
 
 TEST(CacheCommand, UsageAndHelp) {
