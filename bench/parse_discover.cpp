@@ -2,10 +2,10 @@
 // into a tree with spans, find the workloads and their images. Prints
 //   seconds=<best of K> documents=<n> workloads=<w> images=<distinct>
 // The file is read into memory before the clock starts, as the baseline does.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_set>
@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
     }
   }
   try {
-    std::string data = archfit::read_file(argv[1]);
+    std::string data = archfit::read_file(argv[1], archfit::yaml::manifest_read_limit());
     auto kinds = archfit::manifest::KindTable::defaults();
     double best = 1e300;
     Result result;

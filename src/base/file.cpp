@@ -5,11 +5,13 @@
 #include <fcntl.h>
 #include <iostream>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/unique_fd.hpp>
 
 namespace archfit {
 
@@ -26,29 +28,61 @@ FileIdentity identity_from(const struct stat& st) {
 }
 
 namespace {
-[[noreturn]] void fail_read(const std::filesystem::path& path, int err) {
-  fail(ErrorKind::Input, "cannot read " + path.string() + ": " + std::strerror(err));
+[[noreturn]] void fail_read(const std::filesystem::path& path, const std::string& why) {
+  fail(ErrorKind::Input, "cannot read " + path.string() + ": " + why);
 }
 
-std::string read_fd(int fd, const std::filesystem::path& name, FileIdentity* identity) {
-  // A regular file is read into a string of its size; anything else (a pipe)
-  // in chunks that are joined once, so that no byte is copied or zeroed twice.
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) fail_read(name, errno);
-  if (identity != nullptr) *identity = identity_from(st);
-  if (S_ISDIR(st.st_mode)) fail_read(name, EISDIR);
+[[noreturn]] void fail_read(const std::filesystem::path& path, int err) {
+  fail_read(path, std::strerror(err));
+}
+
+std::string size_text(std::uint64_t bytes) {
+  if (bytes % (1024 * kMiB) == 0) return std::to_string(bytes / (1024 * kMiB)) + " GiB";
+  if (bytes % kMiB == 0) return std::to_string(bytes / kMiB) + " MiB";
+  return std::to_string(bytes) + " bytes";
+}
+
+[[noreturn]] void fail_too_big(const std::filesystem::path& name, const ReadLimit& limit) {
+  fail_read(name, "it is larger than " + size_text(limit.max_bytes) +
+                      ", the most archfit reads of " + std::string(limit.what) +
+                      "; check what it names, or split it");
+}
+
+const char* kind_of(mode_t mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  return "not a regular file";
+}
+
+// Reads what `fd` holds into one string, in pieces of at most 16 MiB that
+// the check sees as they arrive, up to the cap.
+std::string read_fd(int fd, const std::filesystem::path& name, const ReadLimit& limit,
+                    const struct stat& st) {
+  constexpr std::size_t kPiece = std::size_t{16} << 20;
   std::string data;
-  std::vector<std::string> chunks;
-  std::size_t total = 0;
-  std::size_t want = S_ISREG(st.st_mode) && st.st_size > 0
-                         ? static_cast<std::size_t>(st.st_size) + 1
-                         : std::size_t{1} << 16;
+  // A regular file's size is known: one allocation (one byte more, to see a
+  // file that grew). Anything else grows as it comes.
+  if (S_ISREG(st.st_mode) && st.st_size > 0) {
+    std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
+    if (size > limit.max_bytes) fail_too_big(name, limit);
+    data.reserve(static_cast<std::size_t>(size) + 1);
+  }
+  std::size_t used = 0;
   for (;;) {
-    std::string& chunk = chunks.empty() && S_ISREG(st.st_mode) ? data : chunks.emplace_back();
-    chunk.resize(want);
-    std::size_t used = 0;
-    while (used < chunk.size()) {
-      ssize_t n = ::read(fd, chunk.data() + used, chunk.size() - used);
+    std::size_t want = std::min<std::size_t>(
+        kPiece, std::max<std::size_t>(std::size_t{1} << 16, data.capacity() - used));
+    if (used + want > limit.max_bytes + 1)
+      want = static_cast<std::size_t>(limit.max_bytes + 1 - used);
+    if (data.size() < used + want) {
+      if (data.capacity() < used + want) data.reserve(std::max(used + want, data.capacity() * 2));
+      data.resize(used + want);
+    }
+    std::size_t from = used;
+    while (used < from + want) {
+      ssize_t n = ::read(fd, data.data() + used, from + want - used);
       if (n < 0) {
         if (errno == EINTR) continue;
         fail_read(name, errno);
@@ -56,38 +90,40 @@ std::string read_fd(int fd, const std::filesystem::path& name, FileIdentity* ide
       if (n == 0) break;
       used += static_cast<std::size_t>(n);
     }
-    chunk.resize(used);
-    total += used;
-    if (used < want) break;
-    if (&chunk == &data) chunks.push_back(std::move(data));  // the file grew
-    want = std::min<std::size_t>(want * 2, std::size_t{1} << 24);
+    bool end = used < from + want;
+    if (used > limit.max_bytes) fail_too_big(name, limit);
+    if (limit.check && used > from) limit.check(std::string_view(data.data(), used), from);
+    if (end) break;
   }
-  if (chunks.empty()) return data;
-  data.clear();
-  data.reserve(total);
-  for (std::string& chunk : chunks) {
-    data += chunk;
-    std::string().swap(chunk);
-  }
+  data.resize(used);
   return data;
 }
 }  // namespace
 
-std::string read_file(const std::filesystem::path& path, FileIdentity* identity) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) fail_read(path, errno);
-  try {
-    std::string data = read_fd(fd, path, identity);
-    ::close(fd);
-    return data;
-  } catch (...) {
-    ::close(fd);
-    throw;
+std::string read_file(const std::filesystem::path& path, const ReadLimit& limit,
+                      FileIdentity* identity) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (!fd.valid()) fail_read(path, errno);
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0) fail_read(path, errno);
+  if (identity != nullptr) *identity = identity_from(st);
+  if (S_ISDIR(st.st_mode)) fail_read(path, EISDIR);
+  // /dev/null is the usual way to say "no file" (--config /dev/null): empty.
+  if (S_ISCHR(st.st_mode) && st.st_rdev == makedev(1, 3)) return {};
+  if (!S_ISREG(st.st_mode)) {
+    fail_read(path, std::string("it is ") + kind_of(st.st_mode) +
+                        ", not a regular file; archfit reads files, or a stream on standard "
+                        "input ('-')");
   }
+  return read_fd(fd.get(), path, limit, st);
 }
 
-std::string read_stdin() {
-  return read_fd(STDIN_FILENO, "<stdin>", nullptr);
+std::string read_stdin(const ReadLimit& limit) {
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0) fail_read("<stdin>", errno);
+  if (S_ISDIR(st.st_mode)) fail_read("<stdin>", EISDIR);
+  return read_fd(STDIN_FILENO, "<stdin>", limit, st);
 }
 
 Content content_of(const std::vector<std::string_view>& parts) {

@@ -205,7 +205,7 @@ LockFile LockFile::parse(std::string_view text, const std::string& name) {
 }
 
 LockFile LockFile::load(const std::filesystem::path& path) {
-  return parse(read_file(path), path.string());
+  return parse(read_file(path, ReadLimit{kMaxLockBytes, "a lock file"}), path.string());
 }
 
 std::uint32_t LockFile::intern(image::PlatformSet set) {

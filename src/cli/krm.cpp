@@ -18,6 +18,7 @@
 #include <archfit/base/splices.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
+#include <archfit/manifest/inputs.hpp>
 #include <archfit/run/resource_list.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -214,7 +215,8 @@ std::string with_results(std::string text, const std::vector<std::string>& resul
 }
 
 int run_krm(const KrmOptions& o) {
-  std::string input = read_stdin();
+  std::string input =
+      manifest::read_input(manifest::InputFile{"<stdin>", {}, true}, nullptr, "a ResourceList");
   // The items as documents of their own, analysed as a stream's are: found by
   // a line scan when the list is shaped for it (the rest then read from a
   // skeleton at the same lines), else from the parsed list; the whole list as

@@ -66,7 +66,8 @@ int run_lock(const LockOptions& o) {
   std::string text = lock.serialize();
   bool same = false;
   std::error_code ec;
-  if (std::filesystem::exists(path, ec)) same = read_file(path) == text;
+  if (std::filesystem::exists(path, ec))
+    same = read_file(path, ReadLimit{kMaxLockBytes, "a lock file"}) == text;
   if (!same) write_atomically(path, text);
   if (!o.quiet) {
     std::cerr << (same ? "unchanged " : "wrote ") << path.string() << ": " << lock.size()

@@ -85,7 +85,7 @@ std::string display(const fs::path& path, const fs::path& start_dir) {
 ParsedConfig read_file_config(const fs::path& path) {
   std::string text;
   try {
-    text = read_file(path);
+    text = read_file(path, ReadLimit{kMaxSettingsBytes, "a configuration file"});
   } catch (const Error& e) {
     throw Error(ErrorKind::Config, e.message(), e.where());
   }

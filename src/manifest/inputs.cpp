@@ -4,7 +4,9 @@
 #include <system_error>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/file.hpp>
 #include <archfit/manifest/inputs.hpp>
+#include <archfit/yaml/stream.hpp>
 
 namespace archfit::manifest {
 
@@ -167,6 +169,19 @@ Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& 
   charts.report(out);
   read_each_once(out.files);
   return out;
+}
+
+std::string read_input(const InputFile& input, FileIdentity* identity, std::string_view what) {
+  try {
+    std::string text = input.is_stdin
+                           ? read_stdin(yaml::manifest_read_limit(what))
+                           : read_file(input.path, yaml::manifest_read_limit(what), identity);
+    yaml::check_encoding(text);
+    return text;
+  } catch (const Error& e) {
+    if (!e.where().file.empty() || e.where().line == 0) throw;
+    throw e.in_file(input.name);
+  }
 }
 
 }  // namespace archfit::manifest

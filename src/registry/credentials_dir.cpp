@@ -55,7 +55,7 @@ class CredentialsDirSource : public CredentialSource {
     if (!fs::exists(path, ec)) return std::nullopt;
     std::string text;
     try {
-      text = read_file(path);
+      text = read_file(path, ReadLimit{kMaxSettingsBytes, "a credentials file"});
     } catch (const Error& e) {
       fail(ErrorKind::Config,
            "cannot read " + shown + ": " + e.message().substr(e.message().rfind(": ") + 2));

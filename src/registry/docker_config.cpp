@@ -61,7 +61,8 @@ class AuthsFileSource : public CredentialSource {
         if (!std::filesystem::exists(options_.path, ec)) return;
         std::string text;
         try {
-          text = read_file(options_.path);
+          text =
+              read_file(options_.path, ReadLimit{kMaxSettingsBytes, "a registry credentials file"});
         } catch (const Error& e) {
           // "cannot read <path>: <reason>", with the path as messages show it.
           std::string message = e.message();

@@ -12,7 +12,7 @@ void for_each_document(
     const std::vector<manifest::InputFile>& inputs,
     const std::function<void(const manifest::InputFile& input, const yaml::Tree& tree)>& visit) {
   for (const manifest::InputFile& input : inputs) {
-    std::string data = input.is_stdin ? read_stdin() : read_file(input.path);
+    std::string data = manifest::read_input(input);
     yaml::StreamSplitter split(data);
     while (std::optional<yaml::DocumentText> doc = split.next()) {
       if (!doc->has_content) continue;

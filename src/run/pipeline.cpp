@@ -10,6 +10,7 @@
 #include <archfit/base/parallel_for.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/manifest/discover.hpp>
+#include <archfit/manifest/inputs.hpp>
 #include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/manifest/source.hpp>
 #include <archfit/placement/plan.hpp>
@@ -517,12 +518,11 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
     FileResult& file = run.files.emplace_back();
     file.input = input->file;
     file.setting = input->setting;
-    if (input->text) {
-      file.original = *input->text;
-    } else {
-      file.original =
-          input->file.is_stdin ? read_stdin() : read_file(input->file.path, &file.identity);
+    if (!input->text) {
+      file.original = manifest::read_input(input->file, &file.identity);
+      continue;
     }
+    file.original = *input->text;
     try {
       yaml::check_encoding(file.original);
     } catch (const Error& e) {

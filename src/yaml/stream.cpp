@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <array>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -129,32 +131,53 @@ Location position_of(std::string_view stream, std::size_t pos) {
 
 }  // namespace
 
-void check_encoding(std::string_view stream) {
-  auto starts = [&stream](std::string_view prefix) {
-    return stream.substr(0, prefix.size()) == prefix;
-  };
+void check_stream_bytes(std::string_view stream, std::size_t from) {
   using namespace std::string_view_literals;
-  const char* encoding = starts("\x00\x00\xFE\xFF"sv) || starts("\xFF\xFE\x00\x00"sv) ? "UTF-32"
-                         : starts("\xFE\xFF"sv) || starts("\xFF\xFE"sv)               ? "UTF-16"
-                                                                                      : nullptr;
-  if (encoding != nullptr) {
-    Location where;
-    where.line = 1;
-    where.column = 1;
-    fail(ErrorKind::Input,
-         std::string("the file is ") + encoding +
-             " (it starts with that byte order mark); archfit reads UTF-8: convert it, e.g. "
-             "iconv -f " +
-             encoding + " -t UTF-8",
-         where);
+  if (from == 0) {
+    auto starts = [&stream](std::string_view prefix) {
+      return stream.substr(0, prefix.size()) == prefix;
+    };
+    const char* encoding = starts("\x00\x00\xFE\xFF"sv) || starts("\xFF\xFE\x00\x00"sv) ? "UTF-32"
+                           : starts("\xFE\xFF"sv) || starts("\xFF\xFE"sv)               ? "UTF-16"
+                                                                                        : nullptr;
+    if (encoding != nullptr) {
+      fail(ErrorKind::Input,
+           std::string("the file is ") + encoding +
+               " (it starts with that byte order mark); archfit reads UTF-8: convert it, e.g. "
+               "iconv -f " +
+               encoding + " -t UTF-8",
+           Location{"", 1, 1});
+    }
   }
-  if (const void* nul = std::memchr(stream.data(), '\0', stream.size())) {
-    std::size_t pos = static_cast<const char*>(nul) - stream.data();
+  // C0 control characters but tab, LF and CR, and DEL: what libyaml's reader
+  // refuses wherever it is, in a comment too.
+  static constexpr auto kForbidden = [] {
+    std::array<bool, 256> t{};
+    for (int c = 0; c < 0x20; ++c)
+      t[static_cast<std::size_t>(c)] = c != '\t' && c != '\n' && c != '\r';
+    t[0x7F] = true;
+    return t;
+  }();
+  const auto* bytes = reinterpret_cast<const unsigned char*>(stream.data());
+  for (std::size_t pos = from; pos < stream.size(); ++pos) {
+    if (!kForbidden[bytes[pos]]) continue;
+    if (bytes[pos] == 0) {
+      fail(ErrorKind::Input,
+           "the file holds a NUL byte, which YAML does not allow: it is binary, or UTF-16 or "
+           "UTF-32 without a byte order mark; archfit reads UTF-8 text",
+           position_of(stream, pos));
+    }
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02X", bytes[pos]);
     fail(ErrorKind::Input,
-         "the file holds a NUL byte, which YAML does not allow: it is binary, or UTF-16 or "
-         "UTF-32 without a byte order mark; archfit reads UTF-8 text",
+         std::string("the file holds the control character ") + code +
+             ", which YAML does not allow anywhere: it is binary, or not the text it should be",
          position_of(stream, pos));
   }
+}
+
+void check_encoding(std::string_view stream) {
+  check_stream_bytes(stream, 0);
   for (std::size_t pos = stream.find('\r'); pos != std::string_view::npos;
        pos = stream.find('\r', pos + 1)) {
     if (pos + 1 < stream.size() && stream[pos + 1] == '\n') continue;
@@ -163,6 +186,10 @@ void check_encoding(std::string_view stream) {
          "convert the file, e.g. tr '\\r' '\\n'",
          position_of(stream, pos));
   }
+}
+
+ReadLimit manifest_read_limit(std::string_view what) {
+  return ReadLimit{kMaxManifestBytes, what, check_stream_bytes};
 }
 
 }  // namespace archfit::yaml

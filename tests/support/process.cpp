@@ -29,7 +29,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork");
   if (pid == 0) {
-    ::dup2(in[0], 0);
+    if (options.stdin_file.empty()) {
+      ::dup2(in[0], 0);
+    } else {
+      int fd = ::open(options.stdin_file.c_str(), O_RDONLY);
+      if (fd < 0) ::_exit(127);
+      ::dup2(fd, 0);
+      ::close(fd);
+    }
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
     for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})

@@ -5,6 +5,16 @@
 #include <string>
 #include <vector>
 
+#include <archfit/base/file.hpp>
+
+namespace archfit {
+// Tests read the files they made whole: the library's caps are tested where
+// they apply, not at every fixture.
+inline std::string read_file(const std::filesystem::path& path) {
+  return read_file(path, ReadLimit{kMaxManifestBytes, "a test file"});
+}
+}  // namespace archfit
+
 namespace archfit::testing {
 
 struct ProcessResult {
@@ -17,6 +27,8 @@ struct ProcessOptions {
   std::string stdin_data;
   std::filesystem::path cwd;     // empty: inherit
   std::vector<std::string> env;  // extra NAME=value entries
+  // Standard input from this file (e.g. /dev/zero) instead of stdin_data.
+  std::filesystem::path stdin_file;
 };
 
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});

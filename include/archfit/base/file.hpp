@@ -35,12 +35,35 @@ struct FileIdentity {
 // The identity `stat` tells.
 FileIdentity identity_from(const struct stat& st);
 
-// The whole file, and what it was when read when `identity` is given. Throws
-// Error(Input) "cannot read <path>: <reason>".
-std::string read_file(const std::filesystem::path& path, FileIdentity* identity = nullptr);
+// How much a read takes, and what it checks on the way. Every read is capped:
+// a path naming /dev/zero, or a stream that never ends, must not take the
+// machine's memory.
+struct ReadLimit {
+  std::uint64_t max_bytes = 0;
+  // What is read, for the message when the cap is hit: "a manifest stream".
+  std::string_view what;
+  // Sees each piece as it arrives (`all` is everything read so far, the new
+  // piece starts at `from`) and may throw: a stream that cannot be YAML fails
+  // at its first bad byte instead of being read to the end.
+  std::function<void(std::string_view all, std::size_t from)> check = {};
+};
 
-// Everything on standard input.
-std::string read_stdin();
+inline constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+// The caps archfit reads with.
+inline constexpr std::uint64_t kMaxManifestBytes = 1024 * kMiB;  // a file or stream of manifests
+inline constexpr std::uint64_t kMaxLockBytes = 64 * kMiB;        // a lock file
+inline constexpr std::uint64_t kMaxSettingsBytes = 4 * kMiB;     // configuration, credentials
+
+// The whole file, and what it was when read when `identity` is given. Only a
+// regular file is read: a FIFO, a device or a socket is refused at once
+// (opening never blocks); /dev/null reads as an empty file. Throws Error(Input) "cannot read
+// <path>: <reason>".
+std::string read_file(const std::filesystem::path& path, const ReadLimit& limit,
+                      FileIdentity* identity = nullptr);
+
+// Everything on standard input, whatever it is (a pipe, a file, a device),
+// up to the cap.
+std::string read_stdin(const ReadLimit& limit);
 
 // Content made in pieces: a function that hands each piece, in order, to
 // `put`. Large content (a report held in a temporary file) goes from its

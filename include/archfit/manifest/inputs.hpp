@@ -4,7 +4,10 @@
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <archfit/base/file.hpp>
 
 namespace archfit::manifest {
 
@@ -37,5 +40,12 @@ struct Inputs {
 // through a link inside the directory) is read once. Throws Error(Input) for
 // a path that does not exist and for a directory without manifests.
 Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& options = {});
+
+// The whole stream of one input, read as yaml::manifest_read_limit says (a
+// regular file or stdin, capped, failing at the first byte that cannot be
+// YAML) and checked with yaml::check_encoding; errors name input.name. The
+// file's identity when it was read goes to `identity` (not for stdin).
+std::string read_input(const InputFile& input, FileIdentity* identity = nullptr,
+                       std::string_view what = "a manifest stream");
 
 }  // namespace archfit::manifest

@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <archfit/base/file.hpp>
+
 namespace archfit::yaml {
 
 struct DocumentText {
@@ -60,5 +62,16 @@ class StreamSplitter {
 // NUL byte) and lone-CR line breaks. lint and fix read through this check, so
 // they refuse the same files.
 void check_encoding(std::string_view stream);
+
+// The part of that check that can run while a stream is still arriving: a
+// UTF-16 or UTF-32 byte order mark at its start, and from byte `from` on any
+// byte YAML never allows (NUL, the other C0 controls but tab, LF and CR, and
+// DEL), at its line and column.
+void check_stream_bytes(std::string_view stream, std::size_t from);
+
+// How manifest streams are read (files, stdin, ResourceLists): at most
+// kMaxManifestBytes, failing at the first byte that cannot be YAML instead
+// of reading a binary stream to its end.
+ReadLimit manifest_read_limit(std::string_view what = "a manifest stream");
 
 }  // namespace archfit::yaml

@@ -58,7 +58,7 @@ TEST(SafeWrites, AFileChangedAfterItWasReadIsLeftAsTheOtherProgramLeftIt) {
   for (int how = 0; how < 2; ++how) {
     fs::path f = dir.write("app.yaml", "original: 1\n");
     FileIdentity read_as;
-    ASSERT_EQ(read_file(f, &read_as), "original: 1\n");
+    ASSERT_EQ(read_file(f, ReadLimit{kMaxManifestBytes, "a test file"}, &read_as), "original: 1\n");
     // The mtime clock may be coarse: make the change visible in size too for
     // the rename, and in content only (same size) for the in-place write.
     if (how == 0) {
@@ -84,7 +84,7 @@ TEST(SafeWrites, AChangeBetweenPreparingAndRenamingIsCaughtToo) {
   TempDir dir;
   fs::path f = dir.write("app.yaml", "original: 1\n");
   FileIdentity read_as;
-  read_file(f, &read_as);
+  read_file(f, ReadLimit{kMaxManifestBytes, "a test file"}, &read_as);
   PendingWrite pending(f, {std::string_view("ours: 1\n")}, &read_as);
   replace_by_rename(f, "theirs: 22\n");
   EXPECT_TRUE(contains(error_of([&] { pending.check_unchanged(); }), "it changed since"));
@@ -93,7 +93,7 @@ TEST(SafeWrites, AChangeBetweenPreparingAndRenamingIsCaughtToo) {
   EXPECT_FALSE(has_temp_files(dir.path()));
   // Unchanged, it is written.
   FileIdentity again;
-  read_file(f, &again);
+  read_file(f, ReadLimit{kMaxManifestBytes, "a test file"}, &again);
   PendingWrite(f, {std::string_view("ours: 1\n")}, &again).commit();
   EXPECT_EQ(read_file(f), "ours: 1\n");
 }

@@ -11,6 +11,8 @@
 #include <archfit/config/schema.hpp>
 #include <archfit/image/reference.hpp>
 
+#include "support/process.hpp"
+
 namespace archfit::config {
 namespace {
 

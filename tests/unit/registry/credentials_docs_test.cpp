@@ -7,6 +7,8 @@
 #include <archfit/image/reference.hpp>
 #include <archfit/registry/pull_secrets.hpp>
 
+#include "support/process.hpp"
+
 namespace archfit::registry {
 namespace {
 
