@@ -1,106 +1,17 @@
-#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <deque>
 #include <vector>
 
 #include <archfit/base/unified_diff.hpp>
+
+#include "base/line_diff.hpp"
 
 namespace archfit {
 
 namespace {
 
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t lf = text.find('\n', start);
-    std::size_t end = lf == std::string_view::npos ? text.size() : lf + 1;
-    lines.push_back(text.substr(start, end - start));
-    start = end;
-  }
-  return lines;
-}
-
-enum class Op { Keep, Delete, Insert };
-struct Edit {
-  Op op;
-  std::size_t a;  // line in before (Keep, Delete)
-  std::size_t b;  // line in after (Keep, Insert)
-};
-
-// Myers' O(ND) shortest edit script, after trimming the common prefix and
-// suffix (edits to manifests are small and local).
-std::vector<Edit> shortest_edit(const std::vector<std::string_view>& a,
-                                const std::vector<std::string_view>& b) {
-  std::size_t prefix = 0;
-  while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix])
-    ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < a.size() - prefix && suffix < b.size() - prefix &&
-         a[a.size() - 1 - suffix] == b[b.size() - 1 - suffix]) {
-    ++suffix;
-  }
-  const long n = static_cast<long>(a.size() - prefix - suffix);
-  const long m = static_cast<long>(b.size() - prefix - suffix);
-  const long max = n + m;
-  std::vector<long> v(static_cast<std::size_t>(2 * max + 2), 0);
-  std::vector<std::vector<long>> trace;
-  auto at = [&](long k) -> long& { return v[static_cast<std::size_t>(k + max + 1)]; };
-  long found_d = 0;
-  for (long d = 0; d <= max; ++d) {
-    trace.push_back(v);
-    bool done = false;
-    for (long k = -d; k <= d; k += 2) {
-      long x = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? at(k + 1) : at(k - 1) + 1;
-      long y = x - k;
-      while (x < n && y < m && a[prefix + x] == b[prefix + y])
-        ++x, ++y;
-      at(k) = x;
-      if (x >= n && y >= m) {
-        done = true;
-        break;
-      }
-    }
-    if (done) {
-      found_d = d;
-      break;
-    }
-  }
-  // Walk back through the trace.
-  std::vector<Edit> middle;
-  long x = n, y = m;
-  for (long d = found_d; d > 0; --d) {
-    const std::vector<long>& pv = trace[static_cast<std::size_t>(d)];
-    auto pat = [&](long k) { return pv[static_cast<std::size_t>(k + max + 1)]; };
-    long k = x - y;
-    long prev_k = (k == -d || (k != d && pat(k - 1) < pat(k + 1))) ? k + 1 : k - 1;
-    long prev_x = pat(prev_k);
-    long prev_y = prev_x - prev_k;
-    while (x > prev_x && y > prev_y) {
-      --x, --y;
-      middle.push_back({Op::Keep, static_cast<std::size_t>(x), static_cast<std::size_t>(y)});
-    }
-    if (x == prev_x) {
-      --y;
-      middle.push_back({Op::Insert, 0, static_cast<std::size_t>(y)});
-    } else {
-      --x;
-      middle.push_back({Op::Delete, static_cast<std::size_t>(x), 0});
-    }
-  }
-  while (x > 0 && y > 0) {
-    --x, --y;
-    middle.push_back({Op::Keep, static_cast<std::size_t>(x), static_cast<std::size_t>(y)});
-  }
-  std::reverse(middle.begin(), middle.end());
-  std::vector<Edit> out;
-  for (std::size_t i = 0; i < prefix; ++i)
-    out.push_back({Op::Keep, i, i});
-  for (const Edit& e : middle)
-    out.push_back({e.op, e.a + prefix, e.b + prefix});
-  for (std::size_t i = 0; i < suffix; ++i) {
-    out.push_back({Op::Keep, a.size() - suffix + i, b.size() - suffix + i});
-  }
-  return out;
-}
+using diff::Op;
 
 void append_line(std::string& out, char mark, std::string_view line) {
   out += mark;
@@ -108,76 +19,231 @@ void append_line(std::string& out, char mark, std::string_view line) {
   if (line.empty() || line.back() != '\n') out += "\n\\ No newline at end of file\n";
 }
 
+// "3", "3,0" or "3,7": the first line of a side and how many; an empty side
+// names the line before it, as diff -u does.
+std::string range(std::size_t lines_before, std::size_t count) {
+  std::string text = std::to_string(count == 0 ? lines_before : lines_before + 1);
+  if (count != 1) text += ',' + std::to_string(count);
+  return text;
+}
+
+// Takes the script line by line, in order, and writes diff -u hunks: each
+// change with up to `context` kept lines around it, changes closer than
+// 2 * context kept lines in one hunk. It holds only the open hunk and the
+// last `context` kept lines (views of the original, which outlives it).
+class HunkWriter {
+ public:
+  HunkWriter(std::string& out, std::size_t context) : out_(out), context_(context) {}
+
+  void keep(std::string_view line) {
+    ++a_lines_, ++b_lines_;
+    recent_.push_back(line);
+    if (recent_.size() > context_) recent_.pop_front();
+    if (!open_) return;
+    hunk_.push_back({' ', std::string(line)});
+    ++a_count_, ++b_count_;
+    if (++trailing_ > 2 * context_) close();
+  }
+
+  void change(Op op, std::string_view line) {
+    if (!open_) {
+      open_ = true;
+      a_start_ = a_lines_ - recent_.size();
+      b_start_ = b_lines_ - recent_.size();
+      for (std::string_view kept : recent_)
+        hunk_.push_back({' ', std::string(kept)});
+      a_count_ = b_count_ = recent_.size();
+    }
+    recent_.clear();
+    trailing_ = 0;
+    if (op == Op::Delete) {
+      hunk_.push_back({'-', std::string(line)});
+      ++a_lines_, ++a_count_;
+    } else {
+      hunk_.push_back({'+', std::string(line)});
+      ++b_lines_, ++b_count_;
+    }
+  }
+
+  bool open() const { return open_; }
+
+  void finish() {
+    if (open_) close();
+  }
+
+ private:
+  // Ends the hunk `context` kept lines after its last change.
+  void close() {
+    std::size_t extra = trailing_ > context_ ? trailing_ - context_ : 0;
+    hunk_.resize(hunk_.size() - extra);
+    a_count_ -= extra;
+    b_count_ -= extra;
+    out_ += "@@ -" + range(a_start_, a_count_) + " +" + range(b_start_, b_count_) + " @@\n";
+    for (const Line& line : hunk_)
+      append_line(out_, line.mark, line.text);
+    hunk_.clear();
+    open_ = false;
+    trailing_ = 0;
+  }
+
+  // Copies: a region's new text lives only while the region is compared.
+  struct Line {
+    char mark;
+    std::string text;
+  };
+  std::string& out_;
+  const std::size_t context_;
+  std::size_t a_lines_ = 0, b_lines_ = 0;  // lines of each side taken so far
+  std::deque<std::string_view> recent_;    // the last kept lines since a change
+  std::vector<Line> hunk_;
+  bool open_ = false;
+  std::size_t a_start_ = 0, b_start_ = 0, a_count_ = 0, b_count_ = 0;
+  std::size_t trailing_ = 0;  // kept lines since the hunk's last change
+};
+
+// Feeds every line of text[from, to) to the writer as kept.
+void keep_lines(HunkWriter& writer, std::string_view text, std::size_t from, std::size_t to) {
+  while (from < to) {
+    const void* lf = std::memchr(text.data() + from, '\n', to - from);
+    std::size_t end = lf == nullptr ? to : static_cast<const char*>(lf) - text.data() + 1;
+    writer.keep(text.substr(from, end - from));
+    from = end;
+  }
+}
+
+// The first byte of the line holding `pos`, looking back no further than
+// `floor`.
+std::size_t line_start(std::string_view text, std::size_t floor, std::size_t pos) {
+  while (pos > floor && text[pos - 1] != '\n')
+    --pos;
+  return pos;
+}
+
+// The byte after the line break at or after `pos` (the end of the text
+// when there is none).
+std::size_t line_end(std::string_view text, std::size_t pos) {
+  if (pos >= text.size()) return text.size();
+  const void* lf = std::memchr(text.data() + pos, '\n', text.size() - pos);
+  return lf == nullptr ? text.size() : static_cast<const char*>(lf) - text.data() + 1;
+}
+
 }  // namespace
+
+std::string unified_diff(std::string_view original, const Splices& edits,
+                         const std::string& before_name, const std::string& after_name,
+                         int context) {
+  std::string out;
+  HunkWriter writer(out, static_cast<std::size_t>(context < 0 ? 0 : context));
+  const std::vector<Splices::Replacement>& all = edits.replacements();
+  std::size_t done = 0;  // bytes of the original fed to the writer
+  for (std::size_t i = 0; i < all.size();) {
+    // A region: whole lines of the original around one replacement and every
+    // later one that starts on them; what it becomes, as whole lines too.
+    std::size_t begin = line_start(original, done, all[i].begin);
+    std::size_t end = line_end(original, all[i].end);
+    std::string after(original.substr(begin, all[i].begin - begin));
+    std::size_t at = all[i].begin;
+    for (; i < all.size() && all[i].begin < std::max(end, at + 1); ++i) {
+      after.append(original.substr(at, all[i].begin - at));
+      after += all[i].text;
+      at = all[i].end;
+      end = std::max(end, line_end(original, all[i].end));
+    }
+    after.append(original.substr(at, end - at));
+    keep_lines(writer, original, done, begin);
+    std::string_view before_text = original.substr(begin, end - begin);
+    if (before_text != after) {
+      std::vector<std::string_view> a = diff::lines_of(before_text);
+      std::vector<std::string_view> b = diff::lines_of(after);
+      diff::line_script(a, b, [&](Op op, std::size_t index) {
+        if (op == Op::Keep) {
+          writer.keep(a[index]);
+        } else {
+          writer.change(op, op == Op::Delete ? a[index] : b[index]);
+        }
+      });
+    } else {
+      keep_lines(writer, original, begin, end);
+    }
+    done = end;
+  }
+  // The context after the last change; nothing beyond it is needed.
+  while (writer.open() && done < original.size()) {
+    std::size_t end = line_end(original, done);
+    writer.keep(original.substr(done, end - done));
+    done = end;
+  }
+  writer.finish();
+  if (out.empty()) return out;
+  return "--- " + git_quoted_path(before_name) + "\n+++ " + git_quoted_path(after_name) + "\n" +
+         out;
+}
 
 std::string unified_diff(std::string_view before, std::string_view after,
                          const std::string& before_name, const std::string& after_name,
                          int context) {
   if (before == after) return {};
-  std::vector<std::string_view> a = lines_of(before);
-  std::vector<std::string_view> b = lines_of(after);
-  std::vector<Edit> edits = shortest_edit(a, b);
-  std::string out = "--- ";
-  out += before_name;
-  out += "\n+++ ";
-  out += after_name;
-  out += '\n';
-  const std::size_t ctx = static_cast<std::size_t>(context);
-  std::size_t i = 0;
-  while (i < edits.size()) {
-    while (i < edits.size() && edits[i].op == Op::Keep)
-      ++i;
-    if (i == edits.size()) break;
-    // A hunk: from `ctx` kept lines before this change to `ctx` after the
-    // last change that is within 2*ctx kept lines of the previous one.
-    std::size_t start = i >= ctx ? i - ctx : 0;
-    std::size_t end = i;
-    std::size_t kept_run = 0;
-    for (std::size_t j = i; j < edits.size(); ++j) {
-      if (edits[j].op == Op::Keep) {
-        if (++kept_run > 2 * ctx) break;
-      } else {
-        kept_run = 0;
-        end = j + 1;
-      }
-    }
-    end = std::min(edits.size(), end + ctx);
-    // Lines of each side before the hunk: diff -u numbers from there.
-    std::size_t a_before = 0, b_before = 0;
-    for (std::size_t j = 0; j < start; ++j) {
-      if (edits[j].op != Op::Insert) ++a_before;
-      if (edits[j].op != Op::Delete) ++b_before;
-    }
-    std::size_t a_count = 0, b_count = 0;
-    std::string body;
-    for (std::size_t j = start; j < end; ++j) {
-      const Edit& e = edits[j];
-      if (e.op != Op::Insert) ++a_count;
-      if (e.op != Op::Delete) ++b_count;
-      append_line(body,
-                  e.op == Op::Keep     ? ' '
-                  : e.op == Op::Delete ? '-'
-                                       : '+',
-                  e.op == Op::Insert ? b[e.b] : a[e.a]);
-    }
-    // An empty side names the line before it, as diff -u does.
-    auto range = [](std::size_t before_count, std::size_t count) {
-      std::size_t first = count == 0 ? before_count : before_count + 1;
-      std::string text = std::to_string(first);
-      if (count != 1) {
-        text += ',';
-        text += std::to_string(count);
-      }
-      return text;
-    };
-    out += "@@ -";
-    out += range(a_before, a_count);
-    out += " +";
-    out += range(b_before, b_count);
-    out += " @@\n";
-    out += body;
-    i = end;
+  std::size_t prefix = 0;
+  const std::size_t shorter = std::min(before.size(), after.size());
+  while (prefix < shorter && before[prefix] == after[prefix])
+    ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < shorter - prefix &&
+         before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) {
+    ++suffix;
   }
+  Splices edits;
+  edits.replace(prefix, before.size() - prefix - suffix,
+                std::string(after.substr(prefix, after.size() - prefix - suffix)));
+  return unified_diff(before, edits, before_name, after_name, context);
+}
+
+std::string git_quoted_path(std::string_view path) {
+  bool plain = true;
+  for (unsigned char c : path)
+    plain = plain && c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+  if (plain) return std::string(path);
+  std::string out = "\"";
+  for (unsigned char c : path) {
+    switch (c) {
+      case '\a':
+        out += "\\a";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      default:
+        if (c >= 0x20 && c < 0x7F) {
+          out += static_cast<char>(c);
+        } else {
+          char octal[8];
+          std::snprintf(octal, sizeof octal, "\\%03o", c);
+          out += octal;
+        }
+    }
+  }
+  out += '"';
   return out;
 }
 

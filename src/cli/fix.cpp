@@ -28,7 +28,22 @@ struct FixOptions {
   bool quiet = false;
   bool verbose = false;
   ReportFlags report{.format = "", .output = "", .category = "", .source_root = ""};  // --check
+  std::string changed_files;  // --changed-files FILE
 };
+
+// --changed-files: the names of the files that changed (or would), each
+// followed by a NUL byte, so that any name a file can have (a newline in a
+// directory's name) reads back as it is. Written whatever the exit status.
+void write_changed_files(const FixOptions& o, const run::RunResult& run) {
+  if (o.changed_files.empty()) return;
+  std::string names;
+  for (const run::FileResult& file : run.files) {
+    if (file.input.is_stdin || !file.changed()) continue;
+    names += file.input.name;
+    names += '\0';
+  }
+  write_atomically(o.changed_files, names);
+}
 
 // What fix could not do, findings a person has to act on, one line each.
 void write_leftover(std::ostream& out, const placement::Finding& f) {
@@ -51,13 +66,14 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
       run::run_pipeline(setup.run_inputs(), setup.settings(),
                         o.remove ? run::Task::Remove : run::Task::Fix, report.sink(), options);
   print_notices(std::cerr, run);
+  write_changed_files(o, run);
   std::size_t changed = 0;
   for (const run::FileResult& file : run.files) {
     if (!file.changed()) continue;
     ++changed;
     if (report.format() == report::Format::Markdown) {
-      report.writer().add_diff(unified_diff(file.original, file.output(), "a/" + file.input.name,
-                                            "b/" + file.input.name));
+      report.writer().add_diff(
+          unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name));
     }
   }
   report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
@@ -115,10 +131,11 @@ int run_fix(const FixOptions& o) {
       if (o.check) {
         std::cout << "would change " << file.input.name << '\n';
       } else {
-        std::cout << unified_diff(file.original, file.output(), "a/" + file.input.name,
+        std::cout << unified_diff(file.original, file.edits, "a/" + file.input.name,
                                   "b/" + file.input.name);
       }
     }
+    write_changed_files(o, run);
     // Exactly when lint reports a finding fix would fix: what fix cannot fix
     // is lint's to report.
     return changed > 0 ? kChangesOrFindings : kOk;
@@ -165,6 +182,7 @@ int run_fix(const FixOptions& o) {
     pending[i++]->commit();
     if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
   }
+  write_changed_files(o, run);
   return unfixed_errors ? kChangesOrFindings : kOk;
 }
 
@@ -186,6 +204,10 @@ void add_fix_command(CLI::App& app, RunState& state) {
       "--remove", o->remove,
       "Take out exactly what archfit added earlier (as its archfit.io/owned records say)");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
+  cmd->add_option("--changed-files", o->changed_files,
+                  "Write the names of the files fix changed (with --check or --diff: would "
+                  "change) to FILE, each followed by a NUL byte")
+      ->type_name("FILE");
   add_report_flags(cmd, o->report);
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");

@@ -41,8 +41,9 @@ TEST(FixCommand, WritesInPlaceAndSaysSo) {
 TEST(FixCommand, QuietStillSaysTheErrorsFixLeaves) {
   Project p;
   // The project's configuration has resolve.onUnresolved: fail.
-  std::string pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
-                    "  - {name: a, image: \"registry.invalid/x:1\"}\n";
+  std::string pod =
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+      "  - {name: a, image: \"registry.invalid/x:1\"}\n";
   ProcessResult r = p.run({"fix", "--quiet", "-"}, pod);
   EXPECT_EQ(r.exit_code, 3) << r.err;
   EXPECT_TRUE(contains(r.err, "error unresolved-image")) << r.err;
@@ -90,6 +91,58 @@ TEST(FixCommand, CheckAndDiffWriteNothing) {
   ProcessResult both = p.run({"fix", "--check", "--diff", "app.yaml"});
   EXPECT_EQ(both.exit_code, 2);
   EXPECT_TRUE(contains(both.err, "--check and --diff cannot be used together")) << both.err;
+}
+
+// The reproducer: 3,000 small Deployments in one file, all changed, made the
+// diff keep a copy of its search state per step (23.7 GB before it was
+// killed). The patch git applies is what fix writes.
+TEST(FixCommand, DiffOfThousandsOfChangedDocumentsIsWhatFixWrites) {
+  Project p;
+  std::string input;
+  for (int i = 0; i < 3000; ++i)
+    input += "---\n" + needs_fix("app-" + std::to_string(i));
+  fs::path f = p.write("apps.yaml", input);
+  ProcessResult diff = p.run({"fix", "--diff", "apps.yaml"});
+  ASSERT_EQ(diff.exit_code, 1) << diff.err;
+  p.write("change.patch", diff.out);
+  ProcessOptions o;
+  o.cwd = p / "";
+  ProcessResult applied = run_process({"git", "apply", "change.patch"}, o);
+  ASSERT_EQ(applied.exit_code, 0) << applied.err;
+  std::string patched = read_file(f);
+  p.write("apps.yaml", input);
+  ASSERT_EQ(p.run({"fix", "apps.yaml"}).exit_code, 0);
+  EXPECT_EQ(patched, read_file(f));
+}
+
+// A directory named with a newline: the diff names the file as git quotes it,
+// and --changed-files lists the names NUL-separated, exactly.
+TEST(FixCommand, NamesWithNewlinesAreQuotedInTheDiffAndExactInTheList) {
+  using namespace std::string_literals;
+  Project p;
+  p.write("deploy/x\nteam/app.yaml", needs_fix("app"));
+  p.write("deploy/team/app.yaml", needs_fix("app"));
+  p.write("deploy/x/ok.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+  ProcessResult diff = p.run({"fix", "--diff", "--changed-files", "changed", "deploy"});
+  ASSERT_EQ(diff.exit_code, 1) << diff.err;
+  EXPECT_TRUE(contains(diff.out,
+                       "--- \"a/deploy/x\\nteam/app.yaml\"\n+++ \"b/deploy/x\\nteam/app.yaml\"\n"))
+      << diff.out;
+  EXPECT_FALSE(contains(diff.out, "+++ b/deploy/x/")) << diff.out;
+  EXPECT_EQ(read_file(p / "changed"), "deploy/team/app.yaml\0deploy/x\nteam/app.yaml\0"s);
+  // The patch applies: git reads the quoted name back.
+  p.write("change.patch", diff.out);
+  ProcessOptions o;
+  o.cwd = p / "";
+  ProcessResult applied = run_process({"git", "apply", "change.patch"}, o);
+  EXPECT_EQ(applied.exit_code, 0) << applied.err;
+  EXPECT_TRUE(contains(read_file(p / "deploy/x\nteam/app.yaml"), "archfit.io/owned"));
+  // fix writes the same list of what it changed; nothing left, nothing listed.
+  p.write("deploy/team/app.yaml", needs_fix("app"));
+  ASSERT_EQ(p.run({"fix", "--changed-files", "fixed", "deploy"}).exit_code, 0);
+  EXPECT_EQ(read_file(p / "fixed"), "deploy/team/app.yaml\0"s);
+  ASSERT_EQ(p.run({"fix", "--check", "--changed-files", "none", "deploy"}).exit_code, 0);
+  EXPECT_EQ(read_file(p / "none"), "");
 }
 
 TEST(FixCommand, RemoveTakesOutWhatFixAdded) {

@@ -9,14 +9,14 @@
 namespace archfit::pools {
 namespace {
 
-std::optional<Distributor> read(const std::string& text) {
+std::optional<Distributor> distributor_of(const std::string& text) {
   yaml::Tree tree = yaml::parse_document(text);
   return read_distributor(tree.root());
 }
 
 std::string error_of(const std::string& text) {
   try {
-    read(text);
+    distributor_of(text);
   } catch (const Error& e) {
     return std::to_string(e.where().line) + ":" + std::to_string(e.where().column) + ": " +
            e.message();
@@ -25,7 +25,7 @@ std::string error_of(const std::string& text) {
 }
 
 TEST(Distributor, ReadsTheExample) {
-  auto d = read(R"(apiVersion: versprei.versprei.io/v1beta1
+  auto d = distributor_of(R"(apiVersion: versprei.versprei.io/v1beta1
 kind: PodDistributor
 metadata: {name: web, namespace: shop}
 spec:
@@ -43,7 +43,8 @@ spec:
   EXPECT_EQ(d->groups[1].label_value, "spot");
   EXPECT_EQ(d->groups[0].share.weight, 80u);
   EXPECT_EQ(d->groups[0].share.base, 0u);
-  EXPECT_FALSE(read("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: PodDistributor}\n"));
+  EXPECT_FALSE(
+      distributor_of("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: PodDistributor}\n"));
 }
 
 TEST(Distributor, BadFieldsAreErrorsAtTheirPlace) {
