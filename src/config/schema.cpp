@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <set>
 
 #include <archfit/base/text.hpp>
 #include <archfit/config/names.hpp>
@@ -79,7 +80,8 @@ const std::vector<KeySpec>& config_keys() {
        [](const Field& f, ParsedConfig& c) { c.config.node_pools.fix = f.as_bool(); }},
       {"nodePools.pools", "list of {name, labels, taints, archs}", read_declared_pools},
       {"nodePools.instanceArchs", "map of instance type to architecture", read_instance_archs},
-      {"spread.profiles", "list of {name, groups, workloads, realisation, label}", read_spread_profiles},
+      {"spread.profiles", "list of {name, groups, workloads, realisation, label}",
+       read_spread_profiles},
       {"kinds.exclude", "list of kinds", read_kinds_exclude},
       {"kinds.extra", "list of {apiVersion, kind, podTemplate}", read_kinds_extra},
       {"namespaces.include", "list of namespaces",
@@ -192,6 +194,23 @@ placement::Config finish_config(ParsedConfig parsed, bool platforms_overridden) 
   for (const std::string& kind : parsed.excluded_kinds)
     config.kinds.exclude(kind);
   config.complete();
+  // A topology spread puts `key In [values]` into the pods' node affinity: over
+  // a label archfit itself places pods by, no node would match.
+  std::set<std::string> placed = {"kubernetes.io/arch", "kubernetes.io/os",
+                                  "beta.kubernetes.io/arch", "beta.kubernetes.io/os"};
+  for (const auto& [arch, a] : config.architectures) {
+    for (const auto& label : a.node_labels)
+      placed.insert(label.first);
+  }
+  for (const auto& [key, where] : parsed.topology_keys) {
+    if (!placed.contains(key)) continue;
+    throw Error(ErrorKind::Config,
+                "spread.profiles: a topology spread cannot be over " + archfit::quoted(key) +
+                    ", a label archfit places pods by architecture or OS with: its values "
+                    "would be the weights' numbers, which no node has; give the profile a "
+                    "label of its own (label: spread.archfit.io/<name>, the default)",
+                where);
+  }
   return std::move(parsed.config);
 }
 

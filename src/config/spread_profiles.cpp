@@ -96,6 +96,8 @@ void read_spread_profiles(const Field& value, ParsedConfig& out) {
                 item);
       std::string why;
       if (!p.values(&why)) item.fail(why);
+      out.topology_keys.emplace_back(p.topology_key(),
+                                     label_field ? label_field->where() : item.where());
     }
     profiles.push_back(std::move(p));
   }

@@ -3,6 +3,7 @@
 #include <map>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/splices.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/manifest/discover.hpp>
@@ -33,7 +34,7 @@ std::vector<yaml::FieldChange> split_changes(const manifest::Workload& w, const 
   r.name = w.name;
   NodeRef replicas = at(w.object, {"spec", "replicas"});
   r.replicas = replicas ? std::string(replicas.text()) : "-";
-  r.key = p.group->label_key;
+  r.key = p.group.label_key;
   NodeRef node_selector = field(t.spec, "nodeSelector");
   r.created_node_selector = !node_selector.is_mapping();
   NodeRef annotations = at(w.object, {"metadata", "annotations"});
@@ -52,45 +53,53 @@ std::vector<yaml::FieldChange> split_changes(const manifest::Workload& w, const 
     set({"metadata", "annotations", kSplitAnnotation}, Value::string(r.str()));
   }
   set({"spec", "replicas"}, Value::integer(p.replicas));
-  set({"spec", "selector", "matchLabels", kGroupLabel}, Value::string(p.group->label_value));
-  set({"spec", "template", "metadata", "labels", kGroupLabel}, Value::string(p.group->label_value));
+  set({"spec", "selector", "matchLabels", kGroupLabel}, Value::string(p.group.label_value));
+  set({"spec", "template", "metadata", "labels", kGroupLabel}, Value::string(p.group.label_value));
   if (r.created_node_selector) {
     Value ns = Value::mapping();
-    ns.set(p.group->label_key, Value::string(p.group->label_value));
+    ns.set(p.group.label_key, Value::string(p.group.label_value));
     set({"spec", "template", "spec", "nodeSelector"}, std::move(ns));
     // Right after the containers: where a later split puts it again, ahead
     // of what placement appends at the end of the pod spec.
     std::size_t containers = yaml::find_key(t.spec, "containers");
     if (containers != NodeRef::npos) out.back().position = containers + 1;
   } else {
-    set({"spec", "template", "spec", "nodeSelector", p.group->label_key},
-        Value::string(p.group->label_value));
+    set({"spec", "template", "spec", "nodeSelector", p.group.label_key},
+        Value::string(p.group.label_value));
   }
   return out;
 }
 
-// The changes that take a piece's split out again.
-std::optional<std::vector<yaml::FieldChange>> unsplit_changes(const Record& r) {
+// The Deployment's name and replicas as it wrote them, byte for byte, in
+// place of the piece's (restore_scalars); the rest of a split is taken out as
+// data (unsplit_changes). nullopt when the piece does not have them as the
+// split wrote them.
+std::optional<std::string> restore_scalars(const yaml::Tree& tree, const Record& r) {
+  NodeRef name = at(tree.root(), {"metadata", "name"});
+  NodeRef replicas = at(tree.root(), {"spec", "replicas"});
+  if (!name.is_scalar() || !replicas.is_scalar()) return std::nullopt;
+  std::vector<std::pair<yaml::Span, std::string_view>> spans = {{name.span(), r.name}};
+  if (r.replicas != "-") spans.push_back({replicas.span(), r.replicas});
+  std::sort(spans.begin(), spans.end(),
+            [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+  Splices edits;
+  for (const auto& [span, text] : spans)
+    edits.replace(span.begin, span.end - span.begin, std::string(text));
+  return edits.apply(tree.text());
+}
+
+// The changes that take the rest of a piece's split out again.
+std::vector<yaml::FieldChange> unsplit_changes(const Record& r) {
   std::vector<yaml::FieldChange> out;
-  auto set = [&out](std::vector<std::string> path, Value v) {
-    out.push_back(yaml::FieldChange{std::move(path), std::move(v), false, std::nullopt});
-  };
   auto remove = [&out](std::vector<std::string> path) {
     out.push_back(yaml::FieldChange{std::move(path), Value(), true, std::nullopt});
   };
-  set({"metadata", "name"}, Value::string(r.name));
   if (r.created_annotations) {
     remove({"metadata", "annotations"});
   } else {
     remove({"metadata", "annotations", kSplitAnnotation});
   }
-  if (r.replicas == "-") {
-    remove({"spec", "replicas"});
-  } else {
-    yaml::Resolved n = yaml::resolve_plain(r.replicas);
-    if (n.type != yaml::ScalarType::Int) return std::nullopt;
-    set({"spec", "replicas"}, Value::integer(n.integer));
-  }
+  if (r.replicas == "-") remove({"spec", "replicas"});
   remove({"spec", "selector", "matchLabels", kGroupLabel});
   remove({"spec", "template", "metadata", "labels", kGroupLabel});
   if (r.created_node_selector) {
@@ -140,9 +149,11 @@ std::string merge(std::string_view text) {
       continue;
     }
     if (r->piece > 1) continue;
-    std::optional<std::vector<yaml::FieldChange>> changes = unsplit_changes(*r);
-    std::optional<std::string> undone =
-        changes ? apply(tree, doc->first_line, *changes) : std::nullopt;
+    std::optional<std::string> undone;
+    if (std::optional<std::string> restored = restore_scalars(tree, *r)) {
+      yaml::Tree back = yaml::parse_document(*restored, doc->first_line);
+      undone = apply(back, doc->first_line, unsplit_changes(*r));
+    }
     out += undone ? *undone : std::string(doc->text);
   }
   return out;
@@ -327,7 +338,7 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
     std::string list;
     for (const Piece& p : plan.pieces) {
       list += (list.empty() ? "" : ", ") + p.name + " (" + std::to_string(p.replicas) + " on " +
-              p.group->label_key + "=" + p.group->label_value + ")";
+              p.group.label_key + "=" + p.group.label_value + ")";
     }
     std::string message = w.kind + " \"" + w.name + "\" asks for a weighted spread (" +
                           plan.spec->origin + "); archfit fix splits its " +

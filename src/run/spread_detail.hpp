@@ -53,10 +53,11 @@ struct Spec {
   bool webhook = false;  // a spreading webhook reads it too (annotation, PodDistributor)
 };
 
-// One Deployment of a split: its name, its group and its replicas.
+// One Deployment of a split: its name, its group and its replicas. The group
+// is a copy: a plan is copied and moved, and must not point into another.
 struct Piece {
   std::string name;
-  const pools::StrategyGroup* group = nullptr;
+  pools::StrategyGroup group;
   std::uint32_t replicas = 0;
 };
 
@@ -65,7 +66,7 @@ struct Plan {
   std::optional<Spec> spec;
   std::string refused;  // why the Deployment is not split
   std::vector<std::string> excluded;
-  std::vector<Piece> pieces;
+  std::vector<Piece> pieces;  // none when refused
   std::uint32_t replicas = 0;
   // A topology spread profile's: what placement writes instead of pieces.
   std::optional<pools::TopologySpread> topology;

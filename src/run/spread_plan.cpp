@@ -3,6 +3,7 @@
 #include <set>
 
 #include <archfit/pools/allocation.hpp>
+#include <archfit/pools/names.hpp>
 #include <archfit/pools/spread.hpp>
 
 #include "run/spread_detail.hpp"
@@ -185,6 +186,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   const Spec& spec = *plan.spec;
   auto refuse = [&plan](std::string why) {
     plan.refused = std::move(why);
+    plan.pieces.clear();
     return plan;
   };
   if (!spec.invalid.empty()) return refuse(spec.invalid);
@@ -203,15 +205,20 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
         "an autoscaler (HorizontalPodAutoscaler or ScaledObject) scales it, and would "
         "scale each piece on its own; use a topology spread instead");
   }
+  // The record keeps the name and replicas as written, and the last piece
+  // gives them back byte for byte: one plain line each.
   NodeRef name = at(w.object, {"metadata", "name"});
-  if (!name.is_scalar() || name.style() != yaml::Style::Plain)
-    return refuse("metadata.name is not written as a plain scalar");
+  if (!name.is_scalar() || name.style() != yaml::Style::Plain || name.text() != name.scalar())
+    return refuse("metadata.name is not written as a plain scalar on one line");
+  if (std::string why; !pools::is_valid(pools::Syntax::DnsSubdomain, w.name, &why))
+    return refuse("metadata.name " + w.name + " " + why);
   NodeRef replicas = at(w.object, {"spec", "replicas"});
   plan.replicas = 1;
   if (replicas) {
     yaml::Resolved r = replicas.resolve();
     if (!replicas.is_scalar() || replicas.style() != yaml::Style::Plain ||
-        r.type != yaml::ScalarType::Int || r.integer < 0 || r.integer > pools::kMaxReplicas) {
+        replicas.text() != replicas.scalar() || r.type != yaml::ScalarType::Int || r.integer < 0 ||
+        r.integer > pools::kMaxReplicas) {
       return refuse("spec.replicas is not a plain integer from 0 to " +
                     std::to_string(pools::kMaxReplicas));
     }
@@ -229,6 +236,13 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   std::optional<std::set<std::string>> image_archs = archs ? archs(t) : std::nullopt;
   std::vector<const pools::StrategyGroup*> kept;
   for (const pools::StrategyGroup& g : spec.groups) {
+    // What the pieces would carry must be what the API server takes.
+    std::string why;
+    if (!pools::is_valid(pools::Syntax::QualifiedName, g.label_key, &why))
+      return refuse("group " + g.label_key + "=" + g.label_value + ": the label key " + why);
+    if (!pools::is_valid(pools::Syntax::LabelValue, g.label_value, &why) || g.label_value.empty())
+      return refuse("group " + g.label_key + "=" + g.label_value + ": the label value " +
+                    (g.label_value.empty() ? std::string("must not be empty") : why));
     if (node_selector.is_mapping() && field(node_selector, g.label_key)) {
       return refuse("the pod template already selects " + g.label_key +
                     " in its nodeSelector; the pieces would each need their own value");
@@ -266,9 +280,10 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   if (!counts) return refuse(why);
   std::set<std::string> names;
   for (std::size_t i = 0; i < kept.size(); ++i) {
-    Piece p{derived_name(w.name, kept[i]->label_value), kept[i], (*counts)[i]};
-    if (!names.insert(p.name).second || p.name.size() > 253)
-      return refuse("the pieces' names (" + p.name + ") would not be distinct valid names");
+    Piece p{derived_name(w.name, kept[i]->label_value), *kept[i], (*counts)[i]};
+    if (!names.insert(p.name).second) return refuse("two pieces would both be named " + p.name);
+    if (!pools::is_valid(pools::Syntax::DnsSubdomain, p.name, &why))
+      return refuse("the piece's name " + p.name + " " + why);
     plan.pieces.push_back(std::move(p));
   }
   return plan;

@@ -37,6 +37,9 @@ struct ParsedConfig {
   // Applied after the whole document is read, so that their order does not matter.
   std::vector<manifest::KindRule> extra_kinds;
   std::vector<std::string> excluded_kinds;
+  // The label of each topology spread profile and where it was said:
+  // checked against the architectures' node labels once all are known.
+  std::vector<std::pair<std::string, Location>> topology_keys;
   // A KRM functionConfig may also give the lock file: a path, or its content.
   bool function_config = false;  // set before reading: accept `lock`
   std::optional<std::string> lock_path;

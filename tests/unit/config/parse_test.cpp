@@ -458,6 +458,21 @@ INSTANTIATE_TEST_SUITE_P(
             "-bad\n    groups: [{pool: p, weight: 1}]\n",
             "5:12: spread.profiles[0].label: invalid label key \"-bad\": must start and end with "
             "a letter or digit"},
+        Bad{"SpreadTopologyOverTheArchLabel",
+            "spread:\n  profiles:\n  - name: a\n    realisation: topologySpread\n    label: "
+            "kubernetes.io/arch\n    groups: [{pool: p, weight: 1}]\n",
+            "5:12: spread.profiles: a topology spread cannot be over \"kubernetes.io/arch\", a "
+            "label archfit places pods by architecture or OS with: its values would be the "
+            "weights' numbers, which no node has; give the profile a label of its own (label: "
+            "spread.archfit.io/<name>, the default)"},
+        Bad{"SpreadTopologyOverAnArchitecturesNodeLabel",
+            "spread:\n  profiles:\n  - name: a\n    realisation: topologySpread\n    label: "
+            "example.com/cpu\n    groups: [{pool: p, weight: 1}]\narchitectures:\n  arm64:\n"
+            "    nodeLabels: {example.com/cpu: arm64}\n",
+            "5:12: spread.profiles: a topology spread cannot be over \"example.com/cpu\", a "
+            "label archfit places pods by architecture or OS with: its values would be the "
+            "weights' numbers, which no node has; give the profile a label of its own (label: "
+            "spread.archfit.io/<name>, the default)"},
         Bad{"DeclaredPoolWithoutName", "nodePools:\n  pools:\n  - {archs: [arm64]}\n",
             "3:5: nodePools.pools[0]: a pool needs a name, e.g. {name: arm-spot, archs: [arm64]}"},
         Bad{"UnknownKeyWithoutSuggestion", "placement:\n  zzz: 1\n",

@@ -277,6 +277,73 @@ TEST(Spread, APieceToleratesItsGroupsTaints) {
   }
 }
 
+// The reproducer: two groups whose pieces get one name (type=spot and
+// capacity=spot) freed the plan a piece still pointed into. Now a refusal,
+// by annotation and by a catch-all profile alike, and nothing changes.
+TEST(Spread, GroupsWhosePiecesShareANameAreRefused) {
+  Engine e;
+  std::string x = deployment("web", "  replicas: 4\n",
+                             "  annotations:\n    CustomPodScheduleStrategy: "
+                             "'type=spot,weight=1:capacity=spot,weight=1'\n");
+  EXPECT_EQ(pieces(e.fix(x)), (Lines{"web 4 "}));
+  ASSERT_EQ(e.rules(), (Lines{"spread-refused"}));
+  EXPECT_NE(e.findings[0].message.find("two pieces would both be named web-spot"),
+            std::string::npos)
+      << e.findings[0].message;
+  e.config.node_pools.spread_profiles.push_back(
+      profile("twice", {{"type", "spot", "", {0, 1}}, {"capacity", "spot", "", {0, 1}}}, true));
+  std::string y = deployment("api", "  replicas: 3\n", "");
+  EXPECT_EQ(pieces(e.fix(y)), (Lines{"api 3 "}));
+  EXPECT_EQ(e.rules(), (Lines{"spread-refused"}));
+}
+
+// What a split would write is checked against Kubernetes' rules first: a
+// label value the API server refuses is a refusal, not a broken manifest.
+TEST(Spread, LabelsAndNamesTheAPIServerWouldRefuseAreRefused) {
+  Engine e;
+  const std::string long_value(70, 'a');
+  struct Case {
+    std::string strategy;
+    std::string name;
+    std::string says;
+  };
+  const Case cases[] = {
+      {"type=" + long_value + ",weight=1", "web", "the label value must be at most 63 characters"},
+      {"type=A_B/../x,weight=1", "web", "the label value may contain only letters, digits"},
+      {"-type=spot,weight=1", "web", "the label key must start and end with a letter or digit"},
+      {"example.com/a/b=spot,weight=1", "web", "the label key may contain at most one '/'"},
+      {"type=spot,weight=1", std::string(250, 'w'), "must be at most 253 characters"},
+      {"type=spot,weight=1", "Web", "must be lowercase DNS labels"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.strategy + " " + c.name.substr(0, 10));
+    std::string x =
+        deployment(c.name, "  replicas: 2\n",
+                   "  annotations:\n    CustomPodScheduleStrategy: '" + c.strategy + "'\n");
+    EXPECT_EQ(pieces(e.fix(x)).size(), 1u);
+    ASSERT_EQ(e.rules(), (Lines{"spread-refused"}));
+    EXPECT_NE(e.findings[0].message.find(c.says), std::string::npos) << e.findings[0].message;
+  }
+}
+
+// The reproducer: replicas written 05 and a name of digits were rewritten by
+// the second fix and not given back by --remove.
+TEST(Spread, NamesAndReplicasComeBackAsTheyWereWritten) {
+  Engine e;
+  for (const char* replicas : {"05", "0x0A", "+7", "010"}) {
+    for (const char* name : {"100000", "web"}) {
+      SCOPED_TRACE(std::string(name) + " " + replicas);
+      std::string x =
+          deployment(name, std::string("  replicas: ") + replicas + "\n",
+                     "  annotations:\n    CustomPodScheduleStrategy: '" + kStrategy + "'\n");
+      std::string once = e.fix(x);
+      ASSERT_EQ(pieces(once).size(), 3u) << once;
+      EXPECT_EQ(e.fix(once), once);
+      EXPECT_EQ(e.run({Input::in_memory("a.yaml", once)}, Task::Remove).files[0].output(), x);
+    }
+  }
+}
+
 // Laws over generated Deployments.
 TEST(Spread, LawsOnGeneratedDeployments) {
   Engine e;
@@ -285,19 +352,47 @@ TEST(Spread, LawsOnGeneratedDeployments) {
   for (int round = 0; round < 150; ++round) {
     std::string strategy;
     std::size_t groups = 1 + rng() % 4;
+    // Group labels as the API server takes them, and now and then one it
+    // refuses or two whose pieces would share a name.
+    static const char* kOddGroups[] = {
+        "pool=A_B/../x", "capacity=g0", "-bad=g1",
+        "pool=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"};
     for (std::size_t g = 0; g < groups; ++g) {
-      strategy += (g ? ":" : "") + std::string("pool=g") + std::to_string(g);
+      strategy += (g ? ":" : "") + (rng() % 12 == 0 ? std::string(kOddGroups[rng() % 4])
+                                                    : "pool=g" + std::to_string(g));
       if (rng() % 3 == 0) strategy += ",base=" + std::to_string(rng() % 3);
       strategy += ",weight=" + std::to_string(rng() % 4);
     }
     std::uint32_t replicas = rng() % 40;
+    // Replicas and names written as YAML 1.1 reads them, not only as plain
+    // decimals: a leading zero (octal), hex, a sign; a name of digits.
+    std::string replicas_text = std::to_string(replicas);
+    switch (rng() % 6) {
+      case 0: {
+        char octal[16];
+        std::snprintf(octal, sizeof octal, "0%o", replicas);
+        replicas_text = octal;
+        break;
+      }
+      case 1: {
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "0x%X", replicas);
+        replicas_text = hex;
+        break;
+      }
+      case 2:
+        replicas_text = "+" + replicas_text;
+        break;
+      default:
+        break;
+    }
+    std::string name =
+        rng() % 5 == 0 ? std::to_string(100000 + round) : "app" + std::to_string(round);
     std::string annotations = "  annotations:\n";
     if (rng() % 2) annotations += "    team: web\n";
     annotations += "    CustomPodScheduleStrategy: \"" + strategy + "\"\n";
-    std::string x =
-        deployment("app" + std::to_string(round),
-                   rng() % 5 == 0 ? "" : "  replicas: " + std::to_string(replicas) + "\n",
-                   annotations, rng() % 2 ? "both:1" : "amd64only:1");
+    std::string x = deployment(name, rng() % 5 == 0 ? "" : "  replicas: " + replicas_text + "\n",
+                               annotations, rng() % 2 ? "both:1" : "amd64only:1");
     if (rng() % 3 == 0)
       x.insert(x.find("      containers:"), "      nodeSelector:\n        disk: ssd\n");
     if (rng() % 3 == 0) x += "      volumes: []\n";
