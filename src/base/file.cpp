@@ -133,18 +133,41 @@ Content content_of(const std::vector<std::string_view>& parts) {
   };
 }
 
+namespace {
+void write_all(std::string_view part) {
+  while (!part.empty()) {
+    ssize_t n = ::write(STDOUT_FILENO, part.data(), part.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail(ErrorKind::Input, std::string("cannot write <stdout>: ") + std::strerror(errno));
+    }
+    part.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+}  // namespace
+
 void write_stdout(const Content& content) {
   std::cout.flush();
-  content([](std::string_view part) {
-    while (!part.empty()) {
-      ssize_t n = ::write(STDOUT_FILENO, part.data(), part.size());
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail(ErrorKind::Input, std::string("cannot write <stdout>: ") + std::strerror(errno));
-      }
-      part.remove_prefix(static_cast<std::size_t>(n));
+  // Small pieces (an indentation, a line) are gathered, large ones written
+  // as they are: one system call per 64 KiB at most, and no copy of a large
+  // piece.
+  constexpr std::size_t kGather = 64 * 1024;
+  std::string gathered;
+  gathered.reserve(kGather);
+  content([&gathered](std::string_view part) {
+    if (gathered.size() + part.size() <= kGather) {
+      gathered.append(part);
+      return;
+    }
+    write_all(gathered);
+    gathered.clear();
+    if (part.size() < kGather) {
+      gathered.append(part);
+    } else {
+      write_all(part);
     }
   });
+  write_all(gathered);
 }
 
 void write_stdout(const std::vector<std::string_view>& parts) {

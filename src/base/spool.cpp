@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <streambuf>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <archfit/base/error.hpp>
@@ -29,7 +30,26 @@ class Spool::Buffer : public std::streambuf {
     setp(chunk_.data(), chunk_.data() + kChunk);
   }
   ~Buffer() override {
+    if (map_ != nullptr) ::munmap(map_, map_size_);
     if (fd_ >= 0) ::close(fd_);
+  }
+
+  std::string_view view() {
+    flush_chunk();
+    if (!error_.empty()) fail(ErrorKind::Input, error_);
+    if (fd_ < 0) return memory_;
+    if (written_ == 0) return {};
+    if (map_ == nullptr || map_size_ != static_cast<std::size_t>(written_)) {
+      if (map_ != nullptr) ::munmap(map_, map_size_);
+      map_size_ = static_cast<std::size_t>(written_);
+      map_ = ::mmap(nullptr, map_size_, PROT_READ, MAP_PRIVATE, fd_, 0);
+      if (map_ == MAP_FAILED) {
+        map_ = nullptr;
+        fail(ErrorKind::Input, "cannot read back the output held in a temporary file in " +
+                                   temp_directory() + ": " + std::strerror(errno));
+      }
+    }
+    return std::string_view(static_cast<const char*>(map_), map_size_);
   }
 
   bool spilled() const { return fd_ >= 0; }
@@ -116,6 +136,8 @@ class Spool::Buffer : public std::streambuf {
   bool tried_file_ = false;
   off_t written_ = 0;
   std::string error_;
+  void* map_ = nullptr;  // view() of the file
+  std::size_t map_size_ = 0;
 };
 
 Spool::Spool(std::size_t memory_limit)
@@ -130,6 +152,10 @@ std::ostream& Spool::out() {
 
 Content Spool::content() {
   return buffer_->content();
+}
+
+std::string_view Spool::view() {
+  return buffer_->view();
 }
 
 bool Spool::spilled() const {

@@ -16,6 +16,7 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/splices.hpp>
+#include <archfit/base/spool.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
 #include <archfit/manifest/inputs.hpp>
@@ -78,35 +79,45 @@ std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
   return out;
 }
 
-// Each finding's item's path and index annotations.
+// Each finding's item's path and index annotations, known before the run
+// so that a finding becomes its result as it is reported.
 class ItemFiles {
  public:
-  ItemFiles(const yaml::NodeRef* root, const run::ResourceListItems* split) : split_(split) {
-    if (root != nullptr) by_key_ = item_files(root->get("items"));
+  // From the items of the list parsed whole: by the object each one is.
+  explicit ItemFiles(yaml::NodeRef root) : by_key_(item_files(root.get("items"))) {}
+  // From the items' own documents (a finding's document is its item), read
+  // before the run takes their stream; only items that carry the annotations
+  // are parsed.
+  ItemFiles(const run::ResourceListItems& split, std::string_view stream)
+      : by_document_mode_(true) {
+    for (std::size_t i = 0; i < split.size(); ++i) {
+      std::string_view doc = split.document(stream, i);
+      if (doc.find("config.kubernetes.io/") == std::string_view::npos) continue;
+      try {
+        yaml::Tree tree = yaml::parse_document(doc);
+        ItemFile file{annotation(tree.root(), "config.kubernetes.io/path",
+                                 "internal.config.kubernetes.io/path"),
+                      annotation(tree.root(), "config.kubernetes.io/index",
+                                 "internal.config.kubernetes.io/index")};
+        if (!file.path.empty() || !file.index.empty())
+          by_document_.emplace(static_cast<std::uint32_t>(i), std::move(file));
+      } catch (const Error&) {
+        // It does not read alone: the run says so, and reads the list whole.
+      }
+    }
   }
-  // The items' stream as the run read it.
-  void set_stream(std::string_view stream) { stream_ = stream; }
-  ItemFile of(const placement::Finding& f) {
-    if (split_ == nullptr) {
-      auto it = by_key_.find(ItemKey{f.resource.api_version, f.resource.kind, f.resource.name,
-                                     f.resource.namespace_name});
-      return it != by_key_.end() ? it->second : ItemFile{};
+  ItemFile of(const placement::Finding& f) const {
+    if (by_document_mode_) {
+      auto it = by_document_.find(f.document);
+      return it != by_document_.end() ? it->second : ItemFile{};
     }
-    auto [it, added] = by_document_.try_emplace(f.document);
-    if (added && f.document < split_->size()) {
-      // The item's own document: a finding's document is its item.
-      yaml::Tree tree = yaml::parse_document(split_->document(stream_, f.document));
-      it->second = ItemFile{annotation(tree.root(), "config.kubernetes.io/path",
-                                       "internal.config.kubernetes.io/path"),
-                            annotation(tree.root(), "config.kubernetes.io/index",
-                                       "internal.config.kubernetes.io/index")};
-    }
-    return it->second;
+    auto it = by_key_.find(ItemKey{f.resource.api_version, f.resource.kind, f.resource.name,
+                                   f.resource.namespace_name});
+    return it != by_key_.end() ? it->second : ItemFile{};
   }
 
  private:
-  const run::ResourceListItems* split_;
-  std::string_view stream_;
+  bool by_document_mode_ = false;
   std::map<ItemKey, ItemFile> by_key_;
   std::map<std::uint32_t, ItemFile> by_document_;
 };
@@ -179,19 +190,10 @@ std::string result_json(const placement::Finding& f, const ItemFile& file) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-// `text` (the ResourceList) with `results` added after any it has. `simple`:
-// its root is a block mapping without results (as the input's was), so the
-// key is appended without reading the text again.
-std::string with_results(std::string text, const std::vector<std::string>& results, bool simple) {
+// `text` (the ResourceList) with `results` added after any it has, where it
+// is not a block mapping without results (the simple case appends them).
+std::string with_results(std::string text, const std::vector<std::string>& results) {
   if (results.empty()) return text;
-  if (simple) {
-    // The common case: append the key, each result a JSON object (YAML's flow).
-    if (!text.empty() && text.back() != '\n') text += '\n';
-    text += "results:\n";
-    for (const std::string& r : results)
-      text += "- " + r + "\n";
-    return text;
-  }
   yaml::Tree tree = yaml::parse_document(text);
   yaml::NodeRef root = tree.root().resolved();
   std::string all = "[";
@@ -214,9 +216,13 @@ std::string with_results(std::string text, const std::vector<std::string>& resul
   return editor.apply();
 }
 
+// Above this size the list itself waits on disk while its items are fixed.
+constexpr std::size_t kHoldOnDiskAbove = std::size_t{32} << 20;
+
 int run_krm(const KrmOptions& o) {
-  std::string input =
+  std::string input_text =
       manifest::read_input(manifest::InputFile{"<stdin>", {}, true}, nullptr, "a ResourceList");
+  std::string_view input = input_text;
   // The items as documents of their own, analysed as a stream's are: found by
   // a line scan when the list is shaped for it (the rest then read from a
   // skeleton at the same lines), else from the parsed list; the whole list as
@@ -229,31 +235,48 @@ int run_krm(const KrmOptions& o) {
          "<stdin>: expected a ResourceList (apiVersion: config.kubernetes.io/v1, kind: "
          "ResourceList) as KRM functions get; for a plain stream use archfit fix -");
   }
+  // A large list whose items were cut out by the scan is read again only
+  // to write it out: from a temporary file, while the run holds the items.
+  Spool held(0);
+  if (split && input.size() > kHoldOnDiskAbove) {
+    held.out().write(input.data(), static_cast<std::streamsize>(input.size()));
+    input = held.view();
+    std::string().swap(input_text);
+  }
   if (!split) split = run::ResourceListItems::split(input, root.get("items"));
   yaml::NodeRef function_config = root.get("functionConfig").resolved();
   SetupOptions options{.read_inputs = false, .config_per_file = false};
   if (function_config && !function_config.is_null()) options.function_config = function_config;
   RunSetup setup = prepare_run({}, o.common, options);
   setup.run_options.split = false;  // an item stays one item
-  // Where each item came from (its path and index annotations), read when a
-  // result needs it: from the item's own document, or from the whole list.
-  ItemFiles files(split ? nullptr : &root, split ? &*split : nullptr);
+  std::optional<ItemFiles> files;
+  if (split) {
+    files.emplace(*split, split->stream());
+  } else {
+    files.emplace(root);
+  }
 
-  std::vector<std::string> results;
+  // Each finding becomes its result as it is reported: one JSON line in a
+  // spool, so that 100,000 findings cost disk rather than memory.
+  bool simple = root.style() == yaml::Style::Block && !root.get("results");
+  auto results = std::make_unique<Spool>();
+  std::vector<std::string> result_list;  // where the results are merged into the list as data
   report::Counts counts;
   run::RunSink sink;
-  // Findings become results once the run is over and its stream can be read.
-  std::vector<placement::Finding> findings;
   sink.finding = [&](const placement::Finding& f) {
     counts.add(f.severity);
-    findings.push_back(f);
+    if (simple) {
+      results->out() << "- " << result_json(f, files->of(f)) << '\n';
+    } else {
+      result_list.push_back(result_json(f, files->of(f)));
+    }
   };
   bool lint = o.mode == "lint";
   auto analyse = [&] {
     // The items' stream is the run's to hold (no copy); join() reads it there.
     return run::run_pipeline(
-        {run::Input::in_memory("<stdin>", split ? split->take_stream() : input)}, setup.settings(),
-        lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
+        {run::Input::in_memory("<stdin>", split ? split->take_stream() : std::string(input))},
+        setup.settings(), lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
   };
   yaml::Tree whole;  // the list parsed as one document, when the items did not read alone
   yaml::NodeRef whole_root;
@@ -267,25 +290,39 @@ int run_krm(const KrmOptions& o) {
     split.reset();
     whole = yaml::parse_document(input);
     whole_root = whole.root().resolved();
-    files = ItemFiles(&whole_root, nullptr);
-    findings.clear();
+    files.emplace(whole_root);
+    results = std::make_unique<Spool>();
+    result_list.clear();
     counts = report::Counts();
     run = analyse();
   }
   const run::FileResult& file = run.files.at(0);
-  files.set_stream(file.original);
-  for (const placement::Finding& f : findings)
-    results.push_back(result_json(f, files.of(f)));
-  bool simple = root.style() == yaml::Style::Block && !root.get("results");
-  if (split && !lint && results.empty()) {
-    // The common case of a fix: the list's pieces and the edited items, never copied whole.
-    std::string items_text;
-    write_stdout(split->join(input, file.original, file.edits, items_text));
+  if (simple) {
+    // The common case: the list, its edited items joined in piece by piece,
+    // then the results: neither the new list nor its results held whole.
+    write_stdout([&](const std::function<void(std::string_view)>& put) {
+      char last = '\n';
+      auto list = [&](std::string_view part) {
+        if (!part.empty()) last = part.back();
+        put(part);
+      };
+      if (lint || !file.changed()) {
+        list(input);
+      } else if (split) {
+        split->join(input, file.original, file.edits, list);
+      } else {
+        for (std::string_view part : file.output_parts())
+          list(part);
+      }
+      if (counts.errors + counts.warnings + counts.infos == 0) return;
+      put(last == '\n' ? "results:\n" : "\nresults:\n");
+      results->content()(put);
+    });
   } else {
-    std::string output = lint || !file.changed() ? input
+    std::string output = lint || !file.changed() ? std::string(input)
                          : split                 ? split->join(input, file.original, file.edits)
                                                  : file.output();
-    write_stdout({with_results(std::move(output), results, simple)});
+    write_stdout({with_results(std::move(output), result_list)});
   }
   std::size_t items = split ? split->size() : 0;
   if (yaml::NodeRef list = (whole_root ? whole_root : root).get("items").resolved();

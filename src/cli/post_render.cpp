@@ -11,10 +11,10 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/spool.hpp>
 #include <archfit/run/run.hpp>
 
 #include "cli/commands.hpp"
@@ -49,7 +49,7 @@ std::filesystem::path log_path(const PostRenderOptions& o) {
 
 // Appends `text` to the log, stamped; a log that cannot be written is said
 // on stderr, and the failure it was to record stands.
-void log_failure(const PostRenderOptions& o, const std::string& text) {
+void log_failure(const PostRenderOptions& o, const Content& text) {
   std::filesystem::path path = log_path(o);
   if (path.empty()) return;
   std::error_code ec;
@@ -62,8 +62,17 @@ void log_failure(const PostRenderOptions& o, const std::string& text) {
   std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  out << "--- " << stamp << " archfit post-render failed\n" << text;
-  if (!text.empty() && text.back() != '\n') out << '\n';
+  out << "--- " << stamp << " archfit post-render failed\n";
+  text([&out](std::string_view part) {
+    out.write(part.data(), static_cast<std::streamsize>(part.size()));
+  });
+}
+
+void write_stderr(const Content& text) {
+  std::cerr.flush();
+  text([](std::string_view part) {
+    std::cerr.write(part.data(), static_cast<std::streamsize>(part.size()));
+  });
 }
 
 std::optional<placement::Severity> threshold_of(const std::string& fail_on) {
@@ -74,13 +83,16 @@ std::optional<placement::Severity> threshold_of(const std::string& fail_on) {
 }
 
 int run_post_render(const PostRenderOptions& o) {
-  std::ostringstream said;  // what stderr gets, kept for the log
+  // What stderr gets, kept for the log: a spool, since a stream of 100,000
+  // unresolved images says 30 MB.
+  Spool said;
   auto fail_with = [&](int code) {
     std::filesystem::path log = log_path(o);
-    std::string text = said.str() + "archfit: post-render failed, so helm stops" +
-                       (log.empty() ? std::string() : "; this is also in " + log.string()) +
-                       " (docs/helm.md)\n";
-    std::cerr << text;
+    said.out() << "archfit: post-render failed, so helm stops"
+               << (log.empty() ? std::string() : "; this is also in " + log.string())
+               << " (docs/helm.md)\n";
+    Content text = said.content();
+    write_stderr(text);
     log_failure(o, text);
     return code;
   };
@@ -95,28 +107,29 @@ int run_post_render(const PostRenderOptions& o) {
       if (f.severity < placement::Severity::Warning && !(threshold && f.severity >= *threshold)) {
         return;
       }
-      said << f.file;
-      if (f.line > 0) said << ':' << f.line << ':' << f.column;
-      if (!f.source.empty()) said << " (" << f.source << ')';
-      said << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
-           << '\n';
+      std::ostream& out = said.out();
+      out << f.file;
+      if (f.line > 0) out << ':' << f.line << ':' << f.column;
+      if (!f.source.empty()) out << " (" << f.source << ')';
+      out << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
+          << '\n';
       if (threshold && f.severity >= *threshold) ++failing;
     };
     run::RunResult run =
         run::run_pipeline(setup.run_inputs(), setup.settings(),
                           o.lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
     for (const std::string& w : run.warnings)
-      said << w << '\n';
+      said.out() << w << '\n';
     if (run.unresolved_failure) {
-      said << "archfit: images could not be resolved and resolve.onUnresolved is fail\n";
+      said.out() << "archfit: images could not be resolved and resolve.onUnresolved is fail\n";
       return fail_with(kUnresolved);
     }
     if (failing > 0) {
-      said << "archfit: " << failing << " finding" << (failing == 1 ? "" : "s") << " at --fail-on "
-           << o.fail_on << " or worse\n";
+      said.out() << "archfit: " << failing << " finding" << (failing == 1 ? "" : "s")
+                 << " at --fail-on " << o.fail_on << " or worse\n";
       return fail_with(kChangesOrFindings);
     }
-    std::cerr << said.str();
+    write_stderr(said.content());
     const run::FileResult& stream = run.files.at(0);
     std::vector<std::string_view> parts =
         o.lint ? std::vector<std::string_view>{stream.original} : stream.output_parts();
@@ -132,7 +145,7 @@ int run_post_render(const PostRenderOptions& o) {
     return kOk;
   } catch (const Error& e) {
     const Location& at = e.where();
-    said << (at.line > 0 || !at.file.empty() ? "" : "archfit: ") << e.what() << '\n';
+    said.out() << (at.line > 0 || !at.file.empty() ? "" : "archfit: ") << e.what() << '\n';
     return fail_with(e.kind() == ErrorKind::Resolution ? kUnresolved : kUsageOrInput);
   }
 }

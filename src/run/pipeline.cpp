@@ -491,14 +491,14 @@ std::vector<Input> inputs_of(const std::vector<manifest::InputFile>& files) {
   return out;
 }
 
-RunResult run_pipeline(const std::vector<Input>& inputs, const placement::Config& config,
+RunResult run_pipeline(std::vector<Input> inputs, const placement::Config& config,
                        resolve::Resolver& resolver, Task task, const RunSink& sink,
                        const RunOptions& options) {
-  return run_pipeline(inputs, {Setting{&config, &resolver}}, task, sink, options);
+  return run_pipeline(std::move(inputs), {Setting{&config, &resolver}}, task, sink, options);
 }
 
-RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setting>& settings,
-                       Task task, const RunSink& sink, const RunOptions& options) {
+RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& settings, Task task,
+                       const RunSink& sink, const RunOptions& options) {
   for (const Input& input : inputs) {
     if (input.setting >= settings.size()) {
       fail(ErrorKind::Internal, "input " + input.file.name + " names setting " +
@@ -507,14 +507,14 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
     }
   }
   // Files in the order of their names, which is the order of the report.
-  std::vector<const Input*> ordered;
-  for (const Input& input : inputs)
+  std::vector<Input*> ordered;
+  for (Input& input : inputs)
     ordered.push_back(&input);
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const Input* a, const Input* b) { return a->file.name < b->file.name; });
   RunResult run;
   run.files.reserve(inputs.size());  // pieces point into the files' text
-  for (const Input* input : ordered) {
+  for (Input* input : ordered) {
     FileResult& file = run.files.emplace_back();
     file.input = input->file;
     file.setting = input->setting;
@@ -522,7 +522,8 @@ RunResult run_pipeline(const std::vector<Input>& inputs, const std::vector<Setti
       file.original = manifest::read_input(input->file, &file.identity);
       continue;
     }
-    file.original = *input->text;
+    file.original = std::move(*input->text);
+    input->text.reset();
     try {
       yaml::check_encoding(file.original);
     } catch (const Error& e) {

@@ -61,25 +61,45 @@ bool may_hold_block_scalar(std::string_view text) {
 // (as unindent() takes them off), fed in pieces in which a line may begin in
 // one and go on in the next. The first line is an item's first, after its
 // "- ": not indented.
+// Hands text to `put` with each line indented by `indent` spaces (blank
+// lines stay empty), as views of the text and of one pad: an item is never
+// copied to be indented. A last line break is held back until more follows
+// or finish() says whether it is wanted.
 class Indenter {
  public:
-  Indenter(std::size_t indent, std::string& out) : pad_(indent, ' '), out_(out) {}
+  Indenter(std::size_t indent, const std::function<void(std::string_view)>& put)
+      : pad_(indent, ' '), put_(put) {}
 
   void add(std::string_view s) {
     while (!s.empty()) {
-      if (at_line_start_ && s.front() != '\n') out_ += pad_;
+      if (newline_held_) {
+        put_("\n");
+        newline_held_ = false;
+      }
+      if (at_line_start_ && s.front() != '\n') put_(pad_);
       std::size_t nl = s.find('\n');
-      std::size_t n = nl == std::string_view::npos ? s.size() : nl + 1;
-      out_.append(s.data(), n);
+      std::size_t n = nl == std::string_view::npos ? s.size() : nl;
+      if (n > 0) put_(s.substr(0, n));
       s.remove_prefix(n);
       at_line_start_ = nl != std::string_view::npos;
+      if (at_line_start_) {
+        newline_held_ = true;
+        s.remove_prefix(1);
+      }
     }
+  }
+
+  // The held line break, when wanted.
+  void finish(bool line_break) {
+    if (newline_held_ && line_break) put_("\n");
+    newline_held_ = false;
   }
 
  private:
   std::string pad_;
-  std::string& out_;
+  const std::function<void(std::string_view)>& put_;
   bool at_line_start_ = false;
+  bool newline_held_ = false;
 };
 
 }  // namespace
@@ -260,20 +280,9 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
   return out;
 }
 
-std::vector<std::string_view> ResourceListItems::join(std::string_view text,
-                                                      std::string_view stream, const Splices& edits,
-                                                      std::string& buffer) const {
-  struct Placed {
-    std::size_t begin, end;                // the item in `text`
-    std::size_t buffer_begin, buffer_end;  // its new text in `buffer`
-  };
-  std::vector<Placed> placed;
-  placed.reserve(edits.replacements().size());
-  std::size_t size = 0;
-  for (const Splices::Replacement& r : edits.replacements())
-    size += r.text.size();
-  buffer.clear();
-  buffer.reserve(size + size / 2);  // and the indentation: not exact, views are taken at the end
+void ResourceListItems::join(std::string_view text, std::string_view stream, const Splices& edits,
+                             const std::function<void(std::string_view)>& put) const {
+  std::size_t pos = 0;  // of `text`, handed out up to here
   for (const Splices::Replacement& r : edits.replacements()) {
     auto it =
         std::upper_bound(items_.begin(), items_.end(), r.begin,
@@ -290,40 +299,22 @@ std::vector<std::string_view> ResourceListItems::join(std::string_view text,
       fail(ErrorKind::Internal, "an edit of a ResourceList item took its document marker");
     }
     inserted.remove_prefix(marker.size());
-    std::size_t from = buffer.size();
-    Indenter put(item.indent, buffer);
-    put.add(stream.substr(content, std::max(r.begin, content) - content));
-    put.add(inserted);
-    put.add(stream.substr(r.end, item.stream_end - r.end));
-    // The item's region ended at a line end; so does its new text.
-    if (item.end > item.begin && text[item.end - 1] != '\n' && buffer.size() > from &&
-        buffer.back() == '\n') {
-      buffer.pop_back();
-    }
-    placed.push_back(Placed{item.begin, item.end, from, buffer.size()});
+    if (item.begin > pos) put(text.substr(pos, item.begin - pos));
+    Indenter indent(item.indent, put);
+    indent.add(stream.substr(content, std::max(r.begin, content) - content));
+    indent.add(inserted);
+    indent.add(stream.substr(r.end, item.stream_end - r.end));
+    // The item's region ends as it did: with a line break or without.
+    indent.finish(item.end == item.begin || text[item.end - 1] == '\n');
+    pos = item.end;
   }
-  // Views into `buffer` once it is filled and no longer moves.
-  std::vector<std::string_view> parts;
-  parts.reserve(2 * placed.size() + 1);
-  std::size_t pos = 0;
-  for (const Placed& p : placed) {
-    if (p.begin > pos) parts.push_back(text.substr(pos, p.begin - pos));
-    if (p.buffer_end > p.buffer_begin) {
-      parts.push_back(
-          std::string_view(buffer).substr(p.buffer_begin, p.buffer_end - p.buffer_begin));
-    }
-    pos = p.end;
-  }
-  if (pos < text.size()) parts.push_back(text.substr(pos));
-  return parts;
+  if (pos < text.size()) put(text.substr(pos));
 }
 
 std::string ResourceListItems::join(std::string_view text, std::string_view stream,
                                     const Splices& edits) const {
-  std::string buffer;
   std::string out;
-  for (std::string_view part : join(text, stream, edits, buffer))
-    out += part;
+  join(text, stream, edits, [&out](std::string_view part) { out += part; });
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 #include <archfit/base/file.hpp>
 
@@ -28,6 +29,12 @@ class Spool {
   // Everything written so far, in pieces of at most 64 KiB. Throws
   // Error(Input) when the temporary file could not be written or read.
   Content content();
+
+  // Everything written so far as one view: of memory, or of the temporary
+  // file mapped read-only, whose pages are read from disk as they are used
+  // and can be dropped again. Valid while the Spool lives and nothing more
+  // is written. Throws Error(Input) as content() does.
+  std::string_view view();
 
   // Whether the output left memory for a temporary file (for tests).
   bool spilled() const;

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,11 +51,12 @@ class ResourceListItems {
   std::string take_stream() { return std::move(stream_); }
 
   // The ResourceList's `text` with each item the stream's `edits` changed put
-  // back, indented as it was: consecutive pieces of `text` and of `buffer`,
-  // which holds the new items' text (one allocation, not one per item).
-  // `stream` is stream() as it was split.
-  std::vector<std::string_view> join(std::string_view text, std::string_view stream,
-                                     const Splices& edits, std::string& buffer) const;
+  // back, indented as it was, handed to `put` piece by piece: pieces of
+  // `text`, and each new item indented in a buffer reused for the next, so
+  // that the new list is never held whole. `stream` is stream() as it was
+  // split.
+  void join(std::string_view text, std::string_view stream, const Splices& edits,
+            const std::function<void(std::string_view)>& put) const;
   // The same in one string.
   std::string join(std::string_view text, std::string_view stream, const Splices& edits) const;
   std::string join(std::string_view text, const Splices& edits) const {

@@ -109,5 +109,24 @@ TEST(Spool, ItsContentIsWrittenAtomically) {
   EXPECT_EQ(testing::entries_in(tmp / "out"), 1u);
 }
 
+// view(): the whole of it at once, from memory or mapped from the file.
+TEST(Spool, ItsViewIsWhatWasWrittenWhereverItIs) {
+  TempDir tmp;
+  ScopedTmpdir scoped(tmp.path().string());
+  Spool in_memory;
+  std::string small = fill(in_memory.out(), 1000);
+  EXPECT_EQ(in_memory.view(), small);
+  EXPECT_FALSE(in_memory.spilled());
+  Spool on_disk(0);
+  std::string large = fill(on_disk.out(), 300'000);
+  EXPECT_EQ(on_disk.view(), large);
+  EXPECT_TRUE(on_disk.spilled());
+  // Written to again, the view is made anew.
+  on_disk.out() << "and more";
+  EXPECT_EQ(on_disk.view(), large + "and more");
+  Spool empty(0);
+  EXPECT_EQ(empty.view(), "");
+}
+
 }  // namespace
 }  // namespace archfit
