@@ -1,14 +1,87 @@
 # Shared by the action's steps. Source it.
+#
+# Every input is data (docs/security.md): a workflow often builds inputs from
+# a pull request (changed paths, branch names). So values reach programs as
+# operands (after `--`, as --option=value, or with ./ before a relative path
+# where a program has no `--`), paths stay inside the workspace or the
+# runner's temporary directory, outputs are written in GitHub's delimiter
+# form, and values in workflow commands are escaped.
+
+# command_data TEXT: TEXT escaped as the data of a workflow command (%, CR
+# and LF as GitHub reads them back), so that it cannot end the command and
+# start another.
+command_data() {
+  local s=${1//%/%25}
+  s=${s//$'\r'/%0D}
+  s=${s//$'\n'/%0A}
+  printf '%s' "$s"
+}
+
+# set_output NAME VALUE: appends NAME to $GITHUB_OUTPUT in the delimiter
+# form, with a random delimiter that does not occur in VALUE: a value with
+# line breaks of its own adds no output.
+set_output() {
+  local name=$1 value=$2 delimiter
+  while :; do
+    delimiter="archfit_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+    [[ $value != *"$delimiter"* ]] && break
+  done
+  printf '%s<<%s\n%s\n%s\n' "$name" "$delimiter" "$value" "$delimiter" >>"$GITHUB_OUTPUT"
+}
+
+# fail_usage MESSAGE: an error annotation, the output exit-code=2, exit 2.
+fail_usage() {
+  echo "::error title=archfit::$(command_data "$*")"
+  set_output exit-code 2
+  exit 2
+}
+
+# require_one_line VAR...: each INPUT_* variable holds one line at most.
+require_one_line() {
+  local var
+  for var; do
+    case ${!var:-} in
+      *$'\n'* | *$'\r'*) fail_usage "the input ${var#INPUT_} holds a line break; give one value" ;;
+    esac
+  done
+}
+
+# Where paths may lead: the workspace (else the working directory) and the
+# runner's temporary directory.
+path_roots() {
+  ROOTS=("$(realpath -m -- "${GITHUB_WORKSPACE:-$PWD}")")
+  [[ -z ${RUNNER_TEMP:-} ]] || ROOTS+=("$(realpath -m -- "$RUNNER_TEMP")")
+}
+
+# require_inside WHAT PATH: PATH, with every link in it followed, is inside a
+# root; WHAT names the input in the message.
+require_inside() {
+  local what=$1 path=$2 real root
+  real=$(realpath -m -- "$path")
+  path_roots
+  for root in "${ROOTS[@]}"; do
+    [[ $real == "$root" || $real == "$root"/* ]] && return 0
+  done
+  fail_usage "$what '$path' leads to $real, outside the workspace (${ROOTS[0]}) and the runner's temporary directory"
+}
+
+# as_operand PATH: PATH such that no program takes it for an option or an
+# expression (find has no `--`): ./ before a relative path.
+as_operand() {
+  if [[ $1 == /* ]]; then printf '%s' "$1"; else printf './%s' "$1"; fi
+}
 
 # read_paths: the lines of INPUT_PATHS (blank lines and surrounding blanks
-# dropped) into the array PATHS; "." when there are none.
+# dropped) into the array PATHS, each inside a root; "." when there are none.
 read_paths() {
   PATHS=()
   local line
   while IFS= read -r line || [[ -n $line ]]; do
     line="${line#"${line%%[![:space:]]*}"}"
     line="${line%"${line##*[![:space:]]}"}"
-    [[ -n $line ]] && PATHS+=("$line")
+    [[ -n $line ]] || continue
+    require_inside "path" "$line"
+    PATHS+=("$line")
   done <<<"${INPUT_PATHS:-}"
   [[ ${#PATHS[@]} -gt 0 ]] || PATHS=(.)
 }

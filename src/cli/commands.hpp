@@ -3,6 +3,9 @@
 // exit codes.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace archfit::cli {
@@ -18,7 +21,14 @@ enum ExitCode : int {
 // What a subcommand's callback sets for main() to return.
 struct RunState {
   int exit_code = kOk;
+  bool separator = false;  // "--" was given: what follows are operands
 };
+
+// Under pre-commit (PRE_COMMIT=1), file names must follow "--": the hooks'
+// args default to [--], and a file named like an option (--config=x.yaml)
+// must not become one, nor the run fall back to stdin when it was the only
+// file. Throws Error(Usage) when "--" was not given.
+void require_files_after_separator(const RunState& state);
 
 void add_version_command(CLI::App& app, RunState& state);
 void add_images_command(CLI::App& app, RunState& state);

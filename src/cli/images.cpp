@@ -40,13 +40,16 @@ void run_images(const ImagesOptions& options) {
 
 }  // namespace
 
-void add_images_command(CLI::App& app, RunState& /*state*/) {
+void add_images_command(CLI::App& app, RunState& state) {
   auto options = std::make_shared<ImagesOptions>();
   CLI::App* cmd = app.add_subcommand(
       "images", "List the image of every container with its location and canonical name");
   cmd->add_option("paths", options->paths,
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
-  cmd->callback([options] { run_images(*options); });
+  cmd->callback([options, &state] {
+    require_files_after_separator(state);
+    run_images(*options);
+  });
 }
 
 }  // namespace archfit::cli

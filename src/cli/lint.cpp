@@ -62,7 +62,10 @@ void add_lint_command(CLI::App& app, RunState& state) {
                 "images were resolved");
   add_common_flags(cmd, o->common);
   add_input_flags(cmd, o->common);
-  cmd->callback([o, &state] { state.exit_code = run_lint(*o); });
+  cmd->callback([o, &state] {
+    require_files_after_separator(state);
+    state.exit_code = run_lint(*o);
+  });
 }
 
 }  // namespace archfit::cli

@@ -91,7 +91,10 @@ void add_lock_command(CLI::App& app, RunState& state) {
                 "Log registry requests and print how images were resolved");
   add_common_flags(cmd, o->common);
   add_input_flags(cmd, o->common);
-  cmd->callback([o, &state] { state.exit_code = run_lock(*o); });
+  cmd->callback([o, &state] {
+    require_files_after_separator(state);
+    state.exit_code = run_lock(*o);
+  });
 }
 
 }  // namespace archfit::cli

@@ -1,4 +1,5 @@
 // archfit: make Kubernetes manifests fit the CPU architectures of their images.
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     archfit::edit::check_grafts_against_parse(true);
   }
   RunState state;
+  state.separator = std::find_if(argv + 1, argv + argc, [](const char* a) {
+                      return std::string_view(a) == "--";
+                    }) != argv + argc;
   // Only the command named, when one is (a render pipeline starts archfit
   // once per render, and setting up every command's flags is a good part of
   // starting); all of them for help and for anything else.

@@ -1,6 +1,9 @@
+#include "cli/commands.hpp"
 #include "cli/run_setup.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 #include <iostream>
 #include <map>
 #include <ostream>
@@ -174,6 +177,15 @@ void print_resolution_summary(std::ostream& out, const resolve::Stats& s) {
       << s.from_cache << " from the cache, " << s.from_registry << " from registries, " << s.failed
       << " failed; " << s.requests << " requests (" << s.heads << " HEAD, " << s.gets << " GET), "
       << human_bytes(s.bytes) << " in " << seconds << " s\n";
+}
+
+void require_files_after_separator(const RunState& state) {
+  const char* pre_commit = std::getenv("PRE_COMMIT");
+  if (state.separator || pre_commit == nullptr || std::string_view(pre_commit) != "1") return;
+  fail(ErrorKind::Usage,
+       "under pre-commit, file names must follow \"--\", so that a file named like an option is "
+       "not taken for one: the archfit hooks' args default to [--]; args of your own must end "
+       "with --, e.g. args: [--fail-on=warning, --]");
 }
 
 }  // namespace archfit::cli

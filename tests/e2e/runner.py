@@ -187,6 +187,22 @@ class Runner:
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)
 
+    def workflow_commands(self):
+        """The lines of stdout the runner takes as workflow commands: `::name ...::data`,
+        except between `::stop-commands::TOKEN` and `::TOKEN::`."""
+        commands, stopped = [], None
+        for line in self.stdout.splitlines():
+            if stopped is not None:
+                if line == f"::{stopped}::":
+                    stopped = None
+                continue
+            m = re.match(r"::stop-commands::(.+)$", line)
+            if m:
+                stopped = m.group(1)
+            elif re.match(r"::[A-Za-z-]+( [^:]*)?::", line):
+                commands.append(line)
+        return commands
+
     # -- the runner's variables -------------------------------------------------------
     def runner_env(self):
         env = dict(self.base_env)

@@ -73,7 +73,7 @@ class ActionTest(unittest.TestCase):
         return r, result
 
     def annotations(self, r):
-        return [line for line in r.stdout.splitlines() if re.match(r"::(error|warning|notice)\b", line)]
+        return [line for line in r.workflow_commands() if re.match(r"::(error|warning|notice)\b", line)]
 
     def sarif_valid(self, path):
         """Microsoft's SARIF Multitool finds no error or warning (GitHub's rules and SARIF's)."""
@@ -186,7 +186,7 @@ class ActionTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
         # The odd path is a path: archfit says it does not exist (exit 2).
         self.assertEqual(result.outputs["exit-code"], "2")
-        self.assertIn("$(touch pwned)", r.stderr_of["Run archfit"])
+        self.assertIn("$(touch pwned)", r.stdout)
 
     def test_annotations_are_capped_and_the_summary_is_under_a_mebibyte(self):
         # 3,000 Deployments of an amd64-only image: 3,000 errors, 3,000 warnings.
@@ -217,6 +217,96 @@ class ActionTest(unittest.TestCase):
         unresolved = [f for f in report["findings"] if f["rule"] == "unresolved-image"]
         self.assertEqual(len(unresolved), 1)
         self.assertIn("archfit lock", unresolved[0]["message"])
+
+    # -- inputs are data (docs/security.md) ------------------------------------------------------------
+
+    def assert_only_archfits_commands(self, r, context):
+        """Every workflow command the runner reads is one archfit or the action wrote: an
+        annotation with properties (title= or file=), never a line a value made."""
+        for line in r.workflow_commands():
+            self.assertRegex(line, r"^::(error|warning|notice) (title|file)=", f"{context}: {line!r}")
+
+    def test_paths_minus_delete_deletes_nothing_and_runs_nothing(self):
+        # The reproducers: `paths: "-delete"` reached find and emptied the workspace.
+        for paths in ("-delete", "-exec\ntouch pwned ;", "team-a\n-delete", "!\n-delete", "(\n-delete"):
+            for mode in ("lint", "check", "fix"):
+                with self.subTest(paths=paths, mode=mode):
+                    before = tree_bytes(self.workspace)
+                    r, result = self.run_action(paths=paths, mode=mode)
+                    after = tree_bytes(self.workspace)
+                    if mode != "fix":
+                        self.assertEqual(after, before)
+                    self.assertLessEqual(set(before), set(after), "files were deleted")
+                    self.assertTrue(os.path.isdir(os.path.join(self.workspace, ".git")))
+                    self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
+                    self.assert_only_archfits_commands(r, paths)
+
+    def test_an_input_with_a_line_break_adds_no_output(self):
+        # The reproducer: sarif-file: "r.sarif\nexit-code=0" made a failing run read as passing.
+        r, result = self.run_action(**{"sarif-file": "r.sarif\nexit-code=0", "paths": "team-a\nteam-b"})
+        self.assertEqual(result.status, "failure")
+        self.assertEqual(result.outputs["exit-code"], "2")
+        self.assertIn("holds a line break", "\n".join(r.workflow_commands()))
+        # Outputs hold what archfit says even where a name holds a line break.
+        os.makedirs(os.path.join(self.workspace, "x\nexit-code=0"))
+        shutil.copy(os.path.join(EXAMPLES, "search.yaml"), os.path.join(self.workspace, "x\nexit-code=0"))
+        r, result = self.run_action(mode="check", paths="x\nexit-code=0\nteam-a")
+        self.assertEqual(result.outputs["exit-code"], "2", "x and exit-code=0 are not paths")
+
+    def test_changed_files_are_the_names_archfit_changed_whatever_they_hold(self):
+        # The reproducer: a directory named with a line break made changed-files list names
+        # of files that did not change.
+        odd = "team-a\n+++ b/team-b/sqlserver.yaml"
+        os.makedirs(os.path.join(self.workspace, odd))
+        shutil.copy(os.path.join(EXAMPLES, "search.yaml"), os.path.join(self.workspace, odd))
+        for mode in ("check", "fix"):
+            with self.subTest(mode):
+                r, result = self.run_action(mode=mode, paths=".")
+                out = result.outputs
+                exact = json.loads(out["changed-files-json"])
+                self.assertIn(odd + "/search.yaml", exact)
+                self.assertEqual(len(exact), 5 if mode == "check" else 5, exact)
+                lines = out["changed-files"].splitlines()
+                self.assertEqual(len(lines), len(exact))
+                self.assertIn('"team-a\\n+++ b/team-b/sqlserver.yaml/search.yaml"', lines)
+                self.assertNotIn("b/team-b/sqlserver.yaml/search.yaml", lines)
+                # The patch names the file as git quotes it; git applies it.
+                if mode == "check":
+                    subprocess.run(["git", "apply", "--check", out["diff-file"]], cwd=self.workspace,
+                                   check=True)
+
+    def test_every_input_takes_hostile_values_as_data(self):
+        from support import HOSTILE
+        action = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))
+        known_outputs = set(action["outputs"])
+        runner = self.runner()
+        for name in action["inputs"]:
+            # Enumerations fail at once on anything else; a few values show that.
+            # Every value for paths; for the other inputs the kinds of attack, one each:
+            # an option, a find expression, substitution, a line break that adds an
+            # output and one that adds a command, a path out of the workspace, a device.
+            values = HOSTILE if name == "paths" else [
+                "--config=evil.yaml", "-delete", "$(touch pwned)", "`touch pwned`",
+                "x\nexit-code=0", "\n::error::injected", "../../../../etc/passwd", "/dev/zero"]
+            for value in values:
+                with self.subTest(input=name, value=value):
+                    before = tree_bytes(self.workspace)
+                    runner.stdout = ""
+                    result = runner.run_action({name: value, "paths": value if name == "paths" else "team-a"})
+                    runner.post()
+                    after = tree_bytes(self.workspace)
+                    if name in ("sarif-file", "json-file"):
+                        # The one file asked for, written where it was asked for.
+                        after.pop(os.path.normpath(value), None)
+                    self.assertEqual(after, before)
+                    for root in (self.workspace, runner.root, os.getcwd()):
+                        self.assertFalse(os.path.exists(os.path.join(root, "pwned")), root)
+                    self.assertLessEqual(set(result.outputs), known_outputs)
+                    self.assertIn(result.outputs["exit-code"], ("0", "1", "2", "3"), result.outputs)
+                    self.assertNotIn("\n", result.outputs["exit-code"])
+                    if "exit-code=0" in value:
+                        self.assertNotEqual(result.outputs["exit-code"], "0")
+                    self.assert_only_archfits_commands(runner, f"{name}={value!r}")
 
     # -- the workflows of docs/ci.md ----------------------------------------------------------------------
 

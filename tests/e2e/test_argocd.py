@@ -15,7 +15,7 @@ import unittest
 
 import yaml
 
-from support import bin_dir, write
+from support import HOSTILE, bin_dir, tree_of, write
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 CMP = os.path.join(ROOT, "argocd-cmp")
@@ -133,30 +133,81 @@ class ArgoCdTest(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertEqual(p.stdout, "")
         self.assertIn("missing-arch-affinity", p.stderr)
-        # ARGOCD_ENV_ARCHFIT_* become ARCHFIT_*: a lock file elsewhere.
+        # ARGOCD_ENV_ARCHFIT_* become ARCHFIT_*: a lock file elsewhere in the repository
+        # (the chart is at helm/ in a repository checked out at self.dir).
         os.rename(os.path.join(chart, "archfit.lock"), os.path.join(self.dir, "other.lock"))
-        p = self.generate("helm", chart, ARGOCD_ENV_ARCHFIT_LOCK=os.path.join(self.dir, "other.lock"))
+        p = self.generate("helm", chart, ARGOCD_APP_SOURCE_PATH="helm",
+                          ARGOCD_ENV_ARCHFIT_LOCK="../other.lock")
         self.assertEqual(p.returncode, 0, p.stderr)
 
-    def test_a_failure_exits_non_zero_with_no_output(self):
-        src = self.plain()
-        write(os.path.join(src, "deploy", "broken.yaml"), "kind: Pod\nspec: [1\n")
-        p = self.generate("plain", src)
-        self.assertNotEqual(p.returncode, 0)
-        self.assertEqual(p.stdout, "")
-        self.assertIn("cannot parse YAML", p.stderr)
-        # Nothing rendered: an error, never empty output with exit 0 (Argo CD would prune).
-        empty = os.path.join(self.dir, "empty")
-        write(os.path.join(empty, "kustomization.yaml"), "resources: []\n")
-        p = self.generate("kustomize", empty)
-        self.assertNotEqual(p.returncode, 0)
-        self.assertEqual(p.stdout, "")
-        self.assertIn("refusing to print nothing", p.stderr)
-        # A step of the pipe failing fails the whole (pipefail).
-        p = self.generate("helm", self.kustomization())
-        self.assertNotEqual(p.returncode, 0)
-        self.assertEqual(p.stdout, "")
+    # -- an Application is a tenant of a shared sidecar ---------------------------------------
 
+    def test_an_application_may_set_only_the_allowed_settings(self):
+        src = self.plain()
+        victim = write(os.path.join(self.dir, "other-app", "deploy.yaml"), DEPLOYMENT)
+        for name, value in (("ARCHFIT_POST_RENDER_LOG", victim), ("ARCHFIT_CACHE_DIR", self.dir),
+                            ("ARCHFIT_OFFLINE", "false"), ("ARCHFIT_CHECK_GRAFTS", "1"),
+                            ("ARCHFIT_TIMEOUT", "1h"), ("ARCHFIT_X", "1")):
+            with self.subTest(name):
+                p = self.generate("plain", src, **{"ARGOCD_ENV_" + name: value})
+                self.assertNotEqual(p.returncode, 0)
+                self.assertEqual(p.stdout, "")
+                self.assertIn(f"the Application sets {name}, which an Application may not set", p.stderr)
+                self.assertIn("ARCHFIT_LOCK ARCHFIT_CONFIG ARCHFIT_PLATFORMS", p.stderr)
+        self.assertEqual(open(victim).read(), DEPLOYMENT)
+
+    def test_paths_an_application_names_stay_in_its_source(self):
+        chart = self.chart()
+        outside = write(os.path.join(self.dir, "other-app", "archfit.lock"),
+                        open(os.path.join(ROOT, "examples", "archfit.lock")).read())
+        os.symlink(outside, os.path.join(chart, "linked.lock"))
+        os.symlink("/dev/zero", os.path.join(chart, "zero.lock"))
+        cases = [("ARGOCD_ENV_ARCHFIT_LOCK", "/dev/zero"), ("ARGOCD_ENV_ARCHFIT_LOCK", outside),
+                 ("ARGOCD_ENV_ARCHFIT_LOCK", "../other-app/archfit.lock"),
+                 ("ARGOCD_ENV_ARCHFIT_LOCK", "linked.lock"), ("ARGOCD_ENV_ARCHFIT_LOCK", "zero.lock"),
+                 ("ARGOCD_ENV_ARCHFIT_CONFIG", "/etc/passwd"),
+                 ("PARAM_VALUES", "values.yaml,../other-app/archfit.lock"),
+                 ("PARAM_VALUES", "/etc/passwd")]
+        for var, value in cases:
+            with self.subTest(var=var, value=value):
+                p = subprocess.run([os.path.join(CMP, "generate"), "helm"], cwd=chart,
+                                   env={**self.env, var: value}, capture_output=True, text=True,
+                                   timeout=60)
+                self.assertNotEqual(p.returncode, 0)
+                self.assertEqual(p.stdout, "")
+                self.assertIn("outside the application's source", p.stderr)
+
+    def test_configuration_is_found_only_inside_the_source(self):
+        # An amd64-only configuration above the source (another checkout's, or the
+        # sidecar's temporary directory) must not silence the fix.
+        src = self.plain()
+        write(os.path.join(self.dir, ".archfit.yaml"), "clusterPlatforms: [linux/amd64]\n")
+        p = self.generate("plain", src)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("affinity", p.stdout)
+        # Inside the source it applies.
+        write(os.path.join(src, ".archfit.yaml"), "clusterPlatforms: [linux/amd64]\n")
+        p = self.generate("plain", src)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertNotIn("affinity", p.stdout)
+
+    def test_hostile_parameters_and_settings_are_data(self):
+        sources = {"helm": self.chart(), "plain": self.plain()}
+        before = {k: tree_of(v) for k, v in sources.items()}
+        helm_only = ("PARAM_VALUES", "ARGOCD_APP_NAME", "ARGOCD_APP_NAMESPACE")
+        for value in HOSTILE:
+            for var in helm_only + ("PARAM_PLATFORMS", "PARAM_MODE", "ARGOCD_ENV_ARCHFIT_PLATFORMS",
+                                    "ARGOCD_ENV_ARCHFIT_LOCK", "ARGOCD_ENV_ARCHFIT_MODE"):
+                kind = "helm" if var in helm_only else "plain"
+                with self.subTest(var=var, value=value):
+                    p = subprocess.run([os.path.join(CMP, "generate"), kind], cwd=sources[kind],
+                                       env={**self.env, var: value}, capture_output=True,
+                                       text=True, timeout=60)
+                    if p.returncode != 0:
+                        self.assertEqual(p.stdout, "")
+                    for k, src in sources.items():
+                        self.assertEqual(tree_of(src), before[k], f"{var}={value!r} changed {k}")
+                    self.assertFalse(os.path.exists(os.path.join(self.dir, "pwned")))
 
 if __name__ == "__main__":
     unittest.main()

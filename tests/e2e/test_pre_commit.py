@@ -171,6 +171,68 @@ class PreCommitTest(unittest.TestCase):
         self.assertIn("charts/web/templates/deployment.yaml", out)
         self.assertIn("missing-arch-affinity", out)
 
+    # -- file names are operands (docs/security.md) ----------------------------------------------
+
+    def hostile_files(self):
+        """A repository whose files are named like options, expressions and commands; each holds
+        an amd64-only Deployment (an error to lint, a change to fix). Beside them evil.yaml, a
+        configuration that would say the cluster is amd64 only and silence every finding."""
+        from support import HOSTILE
+        self.configure(".")
+        self.write("evil.yaml", "clusterPlatforms: [linux/amd64]\n")
+        names = []
+        for value in HOSTILE:
+            name = value if value.endswith(".yaml") else value + ".yaml"
+            if "/" in name or len(name) > 200:
+                continue
+            self.write(name, AMD64_ONLY.format(name="a" + str(len(names))))
+            names.append(name)
+        return names
+
+    def test_files_named_like_options_are_files_to_every_hook(self):
+        names = self.hostile_files()
+        self.assertIn("--config=evil.yaml", names)
+        code, out = self.hook("archfit-lint")
+        self.assertEqual(code, 1, out)
+        self.assertEqual(out.count("missing-arch-affinity"), len(names), out)
+        for hook_id in ("archfit-fix", "archfit-fix-build"):
+            with self.subTest(hook_id):
+                subprocess.run(["git", "checkout", "--", "."], cwd=self.repo, check=True)
+                code, out = self.hook(hook_id)
+                self.assertEqual(code, 1, out)
+                for name in names:
+                    self.assertIn("archfit.io/owned", open(os.path.join(self.repo, name)).read(), name)
+                self.assertEqual(open(os.path.join(self.repo, "evil.yaml")).read(),
+                                 "clusterPlatforms: [linux/amd64]\n")
+        self.assertFalse(os.path.exists(os.path.join(self.repo, "pwned")))
+
+    def test_args_without_the_separator_are_refused_not_taken_as_files(self):
+        # A user's args replace the default [--]: without a "--" at their end, a file named
+        # --config=evil.yaml would become an option. archfit refuses to guess.
+        self.configure(".")
+        self.write("evil.yaml", "clusterPlatforms: [linux/amd64]\n")
+        self.write("--config=evil.yaml", AMD64_ONLY.format(name="a"))
+        self.write(".pre-commit-config.yaml",
+                   "repos:\n- repo: local\n  hooks:\n  - id: lint\n    name: lint\n"
+                   "    entry: archfit lint --offline\n    language: system\n    types: [yaml]\n"
+                   "    exclude: '^(evil|\\.pre-commit-config)\\.yaml$'\n"
+                   "    args: [--fail-on=warning]\n")
+        subprocess.run(["git", "add", "-A"], cwd=self.repo, check=True)
+        proc = subprocess.run(["pre-commit", "run", "--all-files"], cwd=self.repo, env=self.env(),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(proc.returncode, 1, proc.stdout)
+        self.assertIn('under pre-commit, file names must follow "--"', proc.stdout)
+
+    def test_the_chart_hook_takes_odd_chart_directories_as_directories(self):
+        self.configure(".")
+        for chart in ("--set=x", "-web"):
+            self.write(f"{chart}/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n")
+            self.write(f"{chart}/templates/deployment.yaml", AMD64_ONLY.format(name="{{ .Release.Name }}"))
+        code, out = self.hook("archfit-helm-lint")
+        self.assertEqual(code, 1, out)
+        # Both charts rendered and linted (findings name the template by the chart's name).
+        self.assertEqual(out.count("missing-arch-affinity"), 2, out)
+
 
 if __name__ == "__main__":
     unittest.main()
