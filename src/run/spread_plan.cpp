@@ -229,9 +229,15 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   const manifest::PodTemplate& t = w.templates.at(0);
   NodeRef labels = at(t.node, {"metadata", "labels"});
   if (!labels.is_mapping()) return refuse("the pod template has no labels");
+  // A mapping the split adds to is given back by --remove as it was; one it
+  // would have to create in place of another value (a null, a scalar) could
+  // not be.
   NodeRef node_selector = field(t.spec, "nodeSelector");
-  if (node_selector && !node_selector.is_null() && !node_selector.is_mapping())
-    return refuse("the pod template's nodeSelector is not a mapping");
+  if (node_selector && !node_selector.is_mapping())
+    return refuse("the pod template's nodeSelector is there but not a mapping");
+  NodeRef annotations = at(w.object, {"metadata", "annotations"});
+  if (annotations && !annotations.is_mapping())
+    return refuse("metadata.annotations is there but not a mapping");
   // Groups whose nodes cannot run the images are left out.
   std::optional<std::set<std::string>> image_archs = archs ? archs(t) : std::nullopt;
   std::vector<const pools::StrategyGroup*> kept;

@@ -55,7 +55,7 @@ std::vector<std::string> pieces(const std::string& text) {
     const yaml::Value* replicas = spec->find("replicas");
     const yaml::Value* selector = spec->find("template")->find("spec")->find("nodeSelector");
     std::string group;
-    if (selector != nullptr) {
+    if (selector != nullptr && selector->is_mapping()) {
       for (const auto& [k, value] : selector->entries())
         group += k + "=" + value.as_string();
     }
@@ -323,6 +323,30 @@ TEST(Spread, LabelsAndNamesTheAPIServerWouldRefuseAreRefused) {
     EXPECT_EQ(pieces(e.fix(x)).size(), 1u);
     ASSERT_EQ(e.rules(), (Lines{"spread-refused"}));
     EXPECT_NE(e.findings[0].message.find(c.says), std::string::npos) << e.findings[0].message;
+  }
+}
+
+// Found by fuzz/spread.cpp: a split that had to create annotations or a
+// nodeSelector in place of another value (a scalar, a null) replaced it, and
+// --remove could not give it back. Refused now.
+TEST(Spread, AFieldTheSplitWouldReplaceIsARefusal) {
+  Engine e;
+  e.config.node_pools.spread_profiles.push_back(
+      profile("by-type", {{"type", "spot", "", {0, 1}}, {"type", "od", "", {0, 2}}}, true));
+  const std::string cases[] = {
+      deployment("a", "  replicas: 3\n", "  annotations: just text\n"),
+      deployment("b", "  replicas: 3\n", "  annotations:\n"),
+      deployment("c", "  replicas: 3\n", "  annotations: ~\n"),
+  };
+  std::string with_null_selector = deployment("d", "  replicas: 3\n", "");
+  with_null_selector.insert(with_null_selector.find("      containers:"), "      nodeSelector:\n");
+  for (const std::string& x : {cases[0], cases[1], cases[2], with_null_selector}) {
+    SCOPED_TRACE(x);
+    std::string once = e.fix(x);
+    EXPECT_EQ(pieces(once).size(), 1u);
+    EXPECT_EQ(e.rules(), (Lines{"spread-refused"}));
+    EXPECT_EQ(e.fix(once), once);
+    EXPECT_EQ(e.run({Input::in_memory("a.yaml", once)}, Task::Remove).files[0].output(), x);
   }
 }
 
