@@ -1,10 +1,5 @@
 // Entries by key: where each lives, reading it back (every failure a miss) and
 // writing it through replace_file. Listing and pruning are in store_list.cpp.
-#include <cerrno>
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <archfit/base/unique_fd.hpp>
 #include <archfit/cache/store.hpp>
 
 #include "cache/entry_files.hpp"
@@ -60,20 +55,15 @@ bool Store::is_marked() const {
 }
 
 // Best effort, like every write here: a cache without its marker still
-// works, only prune and clear refuse it.
+// works, only prune and clear refuse it. Written whole or not at all (a
+// temporary file renamed into place), so that a process killed meanwhile
+// leaves no half marker; processes writing it at once write the same bytes.
 void Store::ensure_marker() {
   if (marked_->load(std::memory_order_acquire)) return;
-  std::filesystem::path path = root_ / kMarkerName;
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644));
-  if (fd.valid()) {
+  if (!is_marked()) {
     std::string text =
         std::string(kMarkerSignature) + std::string(kMarkerOwner) + std::string(kMarkerRest);
-    if (::write(fd.get(), text.data(), text.size()) != static_cast<ssize_t>(text.size())) {
-      ::unlink(path.c_str());
-      return;
-    }
-  } else if (errno != EEXIST) {
-    return;
+    if (!try_replace_file(root_ / kMarkerName, text, nullptr)) return;
   }
   marked_->store(true, std::memory_order_release);
 }

@@ -123,10 +123,16 @@ class ArchfitCase(unittest.TestCase):
                 self.assertNotIn(secret, text, f"a credential leaked into {name}")
 
     def assertCacheValid(self, cache_dir=None):
-        """Every file under the cache dir parses as JSON (no half-written or
-        corrupt entry), and no temp file was left behind."""
+        """Every entry under the cache's v1/ parses as JSON (no half-written or
+        corrupt entry), no temp file was left behind, and the cache is marked
+        as archfit's (CACHEDIR.TAG, the only file beside v1/)."""
         root = cache_dir or self.cache_dir
+        if os.path.isdir(os.path.join(root, "v1")):
+            with open(os.path.join(root, "CACHEDIR.TAG"), "rb") as f:
+                self.assertTrue(f.read().startswith(b"Signature: 8a477f597d28d172789f06886806bc55\n"))
         for path in _files(root):
+            if os.path.relpath(path, root) == "CACHEDIR.TAG":
+                continue
             with open(path, "rb") as f:
                 data = f.read()
             try:
