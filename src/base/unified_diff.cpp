@@ -127,6 +127,12 @@ std::size_t line_end(std::string_view text, std::size_t pos) {
   return lf == nullptr ? text.size() : static_cast<const char*>(lf) - text.data() + 1;
 }
 
+// `pos` when it starts a line (or ends the text), else the end of its line.
+std::size_t whole_line_end(std::string_view text, std::size_t pos) {
+  if (pos == 0 || pos >= text.size() || text[pos - 1] == '\n') return pos;
+  return line_end(text, pos);
+}
+
 }  // namespace
 
 std::string unified_diff(std::string_view original, const Splices& edits,
@@ -138,16 +144,27 @@ std::string unified_diff(std::string_view original, const Splices& edits,
   std::size_t done = 0;  // bytes of the original fed to the writer
   for (std::size_t i = 0; i < all.size();) {
     // A region: whole lines of the original around one replacement and every
-    // later one that starts on them; what it becomes, as whole lines too.
+    // later one that starts on them; what it becomes, as whole lines too. A
+    // replacement that ends at a line's start ends its region there, so that
+    // edits of neighbouring documents stay regions of their own.
     std::size_t begin = line_start(original, done, all[i].begin);
-    std::size_t end = line_end(original, all[i].end);
-    std::string after(original.substr(begin, all[i].begin - begin));
-    std::size_t at = all[i].begin;
-    for (; i < all.size() && all[i].begin < std::max(end, at + 1); ++i) {
-      after.append(original.substr(at, all[i].begin - at));
-      after += all[i].text;
-      at = all[i].end;
-      end = std::max(end, line_end(original, all[i].end));
+    std::size_t end = begin;
+    std::size_t at = begin;
+    std::string after;
+    for (;;) {
+      do {
+        after.append(original.substr(at, all[i].begin - at));
+        after += all[i].text;
+        at = all[i].end;
+        end = std::max(end, whole_line_end(original, at));
+        ++i;
+      } while (i < all.size() && all[i].begin < end);
+      // The new text must end its last line where the old one does; when it
+      // does not, the next line of the original belongs to the region.
+      bool ends_line = end == at ? after.empty() || after.back() == '\n' : true;
+      if (ends_line || end >= original.size()) break;
+      end = line_end(original, end);
+      if (i == all.size() || all[i].begin >= end) break;
     }
     after.append(original.substr(at, end - at));
     keep_lines(writer, original, done, begin);
