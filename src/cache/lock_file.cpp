@@ -91,8 +91,9 @@ class LockReader {
     }
     if (version->integer != kVersion) {
       fail_at(version->offset, "unsupported lock file version " + std::to_string(version->integer) +
-                                   "; this archfit reads version 1 (upgrade archfit, or run "
-                                   "`archfit lock` to write the file again)");
+                                   "; this archfit reads version 1 (upgrade archfit, or write "
+                                   "the file again with `archfit lock`, or without a registry "
+                                   "`archfit lock --set IMAGE=PLATFORMS`)");
     }
   }
 

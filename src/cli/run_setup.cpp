@@ -1,16 +1,17 @@
-#include "cli/commands.hpp"
 #include "cli/run_setup.hpp"
 
 #include <cstdio>
 #include <cstdlib>
-#include <string_view>
 #include <iostream>
 #include <map>
 #include <ostream>
+#include <string_view>
 #include <unistd.h>
 #include <utility>
 
 #include <archfit/base/error.hpp>
+
+#include "cli/commands.hpp"
 
 namespace archfit::cli {
 
@@ -62,22 +63,30 @@ std::filesystem::path canonical_or_empty(const std::filesystem::path& p) {
   return ec ? p : c;
 }
 
-// Gives each input the configuration nearest to it: the .archfit.yaml found
-// upward from its directory, as for the first PATH. An input under no
-// configuration file, or under the first PATH's (the same file and lock
-// file), uses setting 0.
+// What makes two configurations the same: the configuration file and the lock
+// file that exists (an implicit lock that does not is none).
+using SettingKey = std::pair<std::filesystem::path, std::filesystem::path>;
+SettingKey key_of(const config::LoadedConfig& loaded) {
+  std::error_code ec;
+  bool lock = !loaded.lock_file.empty() &&
+              (loaded.lock_explicit || std::filesystem::exists(loaded.lock_file, ec));
+  return {canonical_or_empty(loaded.config_file),
+          lock ? canonical_or_empty(loaded.lock_file) : std::filesystem::path()};
+}
+
+// Gives each input the configuration and lock file nearest to it: the
+// .archfit.yaml and the archfit.lock found upward from its directory, as for
+// the first PATH. An input whose pair is the first PATH's uses setting 0.
 void assign_configurations(RunSetup& setup, const config::ConfigRequest& base, bool verbose) {
-  using Key = std::pair<std::filesystem::path, std::filesystem::path>;
   std::map<std::filesystem::path, std::size_t> by_dir;  // a file's directory -> setting
-  std::map<Key, std::size_t> by_files;
-  by_files[Key{canonical_or_empty(setup.loaded.config_file),
-               canonical_or_empty(setup.loaded.lock_file)}] = 0;
+  std::map<SettingKey, std::size_t> by_files;
+  by_files[key_of(setup.loaded)] = 0;
   for (const manifest::InputFile& input : setup.inputs) {
-    std::filesystem::path dir = input.is_stdin ? "" : input.path.parent_path();
     if (input.is_stdin) {
       setup.setting_of.push_back(0);
       continue;
     }
+    std::filesystem::path dir = input.path.parent_path();
     if (dir.empty()) dir = ".";
     auto known = by_dir.find(dir);
     if (known != by_dir.end()) {
@@ -87,21 +96,16 @@ void assign_configurations(RunSetup& setup, const config::ConfigRequest& base, b
     config::ConfigRequest request = base;
     request.start_dir = dir;
     config::LoadedConfig loaded = config::load_config(request);
-    std::size_t setting = 0;
-    if (!loaded.config_file.empty()) {
-      Key key{canonical_or_empty(loaded.config_file), canonical_or_empty(loaded.lock_file)};
-      auto [it, added] = by_files.try_emplace(key, setup.others.size() + 1);
-      if (added) {
-        auto found = std::make_unique<FoundConfig>();
-        found->loaded = std::move(loaded);
-        found->resolver =
-            make_resolver(found->loaded, setup.cache.get(), true, verbose, found->network);
-        setup.others.push_back(std::move(found));
-      }
-      setting = it->second;
+    auto [it, added] = by_files.try_emplace(key_of(loaded), setup.others.size() + 1);
+    if (added) {
+      auto found = std::make_unique<FoundConfig>();
+      found->loaded = std::move(loaded);
+      found->resolver =
+          make_resolver(found->loaded, setup.cache.get(), true, verbose, found->network);
+      setup.others.push_back(std::move(found));
     }
-    by_dir[dir] = setting;
-    setup.setting_of.push_back(setting);
+    by_dir[dir] = it->second;
+    setup.setting_of.push_back(it->second);
   }
 }
 

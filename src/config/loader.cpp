@@ -60,13 +60,14 @@ fs::path absolute_start(const fs::path& start_dir) {
   return dir.lexically_normal();
 }
 
-// The nearest .archfit.yaml from `dir` upward; the search ends after the
-// first directory that holds .git (a file in worktrees and submodules), so a
-// configuration outside the repository never applies to it.
-fs::path discover(const fs::path& start) {
+// The nearest file `name` (.archfit.yaml, archfit.lock) from `dir` upward;
+// the search ends after the first directory that holds .git (a file in
+// worktrees and submodules), so a file outside the repository never applies
+// to it.
+fs::path discover(const fs::path& start, const char* name) {
   std::error_code ec;
   for (fs::path dir = start;; dir = dir.parent_path()) {
-    fs::path candidate = dir / kConfigName;
+    fs::path candidate = dir / name;
     if (fs::exists(candidate, ec) && !fs::is_directory(candidate, ec)) return candidate;
     if (fs::exists(dir / ".git", ec) || dir == dir.parent_path() || dir.empty()) return {};
   }
@@ -201,7 +202,7 @@ LoadedConfig load_config(const ConfigRequest& request) {
                             " does not exist; check the path, or leave " + named->source +
                             " out to use the nearest " + kConfigName);
     }
-  } else if (fs::path found = discover(start); !found.empty()) {
+  } else if (fs::path found = discover(start, kConfigName); !found.empty()) {
     out.config_file = display(found, request.start_dir);
   }
 
@@ -215,6 +216,18 @@ LoadedConfig load_config(const ConfigRequest& request) {
   std::optional<std::string> function_lock_path = parsed.lock_path;
   std::string function_lock_content = parsed.lock_content.value_or("");
   bool platforms_overridden = apply_overrides(request, sources, parsed);
+  out.offline = read_offline(request, sources);
+  // Assumed platforms are an answer for unresolved images too.
+  if (!parsed.sets_on_unresolved && parsed.config.fallback_platforms.empty()) {
+    parsed.config.unattended = unattended_reason(request, out.offline);
+    if (!parsed.config.unattended.empty())
+      parsed.config.on_unresolved = placement::OnUnresolved::Fail;
+  }
+  if (out.offline) {
+    parsed.config.unresolved_hint =
+        "add it to the lock file with archfit lock --set IMAGE=PLATFORMS, which needs no "
+        "registry, or set resolve.fallbackPlatforms";
+  }
   out.resolve = parsed.resolve;
   out.config = finish_config(std::move(parsed), platforms_overridden);
 
@@ -230,6 +243,9 @@ LoadedConfig load_config(const ConfigRequest& request) {
   } else if (!function_lock_content.empty()) {
     out.lock_content = std::move(function_lock_content);
     out.lock_source = "the functionConfig's lock";
+  } else if (fs::path found = discover(start, kLockName); !found.empty()) {
+    out.lock_file = display(found, request.start_dir);
+    out.lock_source = "the nearest archfit.lock";
   } else if (!out.config_file.empty()) {
     out.lock_file = out.config_file.parent_path() / kLockName;
     out.lock_source = "beside the configuration file";
@@ -238,8 +254,20 @@ LoadedConfig load_config(const ConfigRequest& request) {
     out.lock_source = "in the start directory";
   }
   out.cache_dir = cache_dir(request, sources);
-  out.offline = read_offline(request, sources);
   return out;
+}
+
+std::string unattended_reason(const ConfigRequest& request, bool offline) {
+  if (!request.unattended.empty()) return request.unattended;
+  if (offline) return "offline";
+  Sources sources(request);
+  if (auto ci = sources.env("CI")) {
+    std::string_view text = trim(*ci);
+    if (text == "1" || bool_word(text).value_or(false)) return "CI=" + std::string(text);
+  }
+  if (sources.env("PRE_COMMIT") == std::optional<std::string>("1")) return "pre-commit";
+  if (sources.env("ARGOCD_APP_NAME")) return "Argo CD";
+  return "";
 }
 
 cache::LockFile load_lock_file(const LoadedConfig& loaded) {
@@ -250,8 +278,8 @@ cache::LockFile load_lock_file(const LoadedConfig& loaded) {
     if (!loaded.lock_explicit) return {};
     fail(ErrorKind::Config, loaded.lock_source + ": lock file " +
                                 archfit::quoted(loaded.lock_file.string()) +
-                                " does not exist; check the path, or run `archfit lock` to "
-                                "write it");
+                                " does not exist; check the path, or write it with `archfit lock` "
+                                "(without a registry: `archfit lock --set IMAGE=PLATFORMS`)");
   }
   return cache::LockFile::load(loaded.lock_file);
 }

@@ -99,6 +99,7 @@ const std::vector<KeySpec>& config_keys() {
        [](const Field& f, ParsedConfig& c) {
          c.config.on_unresolved =
              static_cast<placement::OnUnresolved>(f.as_enum("a policy", on_unresolved_names()));
+         c.sets_on_unresolved = true;
        }},
       {"resolve.fallbackPlatforms", "list of platforms",
        [](const Field& f, ParsedConfig& c) { c.config.fallback_platforms = f.as_platforms(); }},

@@ -24,6 +24,14 @@ std::string ImageFacts::described() const {
   return out;
 }
 
+// The hint of a configuration, naming the image where it asks for one
+// ("archfit lock --set IMAGE=PLATFORMS").
+std::string hint_for(const std::string& hint, const manifest::Container& c) {
+  std::size_t at = hint.find("IMAGE=");
+  if (at == std::string::npos || !c.reference) return hint;
+  return hint.substr(0, at) + c.reference->canonical() + hint.substr(at + 5);
+}
+
 ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
                           const Lookup& lookup, Reporter& report) {
   ImageFacts facts;
@@ -96,19 +104,21 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
   if (s.on_unresolved == OnUnresolved::Ignore) return facts;
   for (const Unresolved& u : unresolved) {
     const manifest::Container& c = *u.container;
+    const std::string hint = hint_for(s.unresolved_hint, c);
     std::string what;
-    if (s.on_unresolved == OnUnresolved::Fail) {
-      what =
-          "; resolve.onUnresolved is fail, so archfit changes nothing (run archfit lock, or set "
-          "resolve.fallbackPlatforms)";
+    if (s.on_unresolved == OnUnresolved::Fail && !s.unattended.empty()) {
+      what = "; archfit changes nothing, as an unattended run (" + s.unattended +
+             ") fails on an image it cannot resolve (" + hint +
+             "; or set resolve.onUnresolved: warn)";
+    } else if (s.on_unresolved == OnUnresolved::Fail) {
+      what = "; resolve.onUnresolved is fail, so archfit changes nothing (" + hint + ")";
     } else if (others_known) {
       what =
           "; archfit places the pods by the images it could resolve, which this one may not "
-          "run on everywhere (run archfit lock, or set resolve.fallbackPlatforms)";
+          "run on everywhere (" +
+          hint + ")";
     } else {
-      what =
-          "; archfit leaves this workload alone until the image is resolved (run archfit "
-          "lock, or set resolve.fallbackPlatforms)";
+      what = "; archfit leaves this workload alone until the image is resolved (" + hint + ")";
     }
     report.add("unresolved-image",
                s.on_unresolved == OnUnresolved::Fail ? Severity::Error : Severity::Warning,

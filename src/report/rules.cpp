@@ -41,7 +41,8 @@ constexpr std::array kRules = {
          "The platforms of an image could not be found",
          "The image is not in the lock file and the registry did not answer, or the container "
          "has imagePullPolicy: Never. archfit leaves the workload alone until the image is "
-         "resolved: run archfit lock, or set resolve.fallbackPlatforms."},
+         "resolved: run archfit lock (without a registry: archfit lock --set IMAGE=PLATFORMS), or "
+         "set resolve.fallbackPlatforms."},
     Rule{"invalid-image-reference", Severity::Error, false,
          "The image field is not an image reference",
          "An unrendered template, a placeholder, uppercase letters in the repository or an empty "

@@ -54,12 +54,14 @@ class Project {
     return dir_.write(name, content);
   }
   std::filesystem::path operator/(const std::string& name) const { return dir_ / name; }
-  ProcessResult run(std::vector<std::string> args, const std::string& stdin_data = "") const {
+  ProcessResult run(std::vector<std::string> args, const std::string& stdin_data = "",
+                    const std::vector<std::string>& env = {}) const {
     ProcessOptions o;
     o.cwd = dir_.path();
     o.stdin_data = stdin_data;
     o.env = {"ARCHFIT_CONFIG=", "ARCHFIT_CACHE_DIR=" + (dir_ / "cache").string(),
              "HOME=" + (dir_ / "home").string()};
+    o.env.insert(o.env.end(), env.begin(), env.end());
     args.insert(args.begin() + (args.empty() ? 0 : 1), "--offline");  // before any "--"
     return run_archfit(args, o);
   }

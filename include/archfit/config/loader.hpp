@@ -57,6 +57,9 @@ struct ConfigRequest {
   // read as the configuration file would be, instead of one; flags and
   // ARCHFIT_* variables still override it.
   yaml::NodeRef function_config = {};
+  // The command runs where nobody reads its warnings ("post-render", "a KRM
+  // function"): see unattended_reason().
+  std::string unattended;
 };
 
 // The top-level configuration: placement's and resolve's settings side by
@@ -79,12 +82,24 @@ struct LoadedConfig {
 //
 // Config file: --config, else $ARCHFIT_CONFIG, else the nearest .archfit.yaml
 // from start_dir upward, stopping after the first directory that holds .git.
-// Lock file: --lock, else $ARCHFIT_LOCK, else archfit.lock beside the config
-// file, else archfit.lock in start_dir. Cache: --cache-dir, else
+// Lock file: --lock, else $ARCHFIT_LOCK, else a functionConfig's lock, else
+// the nearest archfit.lock from start_dir upward (the same stop as for the
+// configuration), else archfit.lock beside the configuration file, else
+// archfit.lock in start_dir (these two need not exist: `archfit lock` writes
+// there). Cache: --cache-dir, else
 // $ARCHFIT_CACHE_DIR, else $XDG_CACHE_HOME/archfit, else ~/.cache/archfit.
 // Relative resolve paths in a file (caFile, dockerConfig, credentialsDir) are
 // relative to that file's directory.
+//
+// resolve.onUnresolved, when neither the file nor ARCHFIT_ON_UNRESOLVED sets
+// it, is fail in an unattended run (see unattended_reason) and warn otherwise.
 LoadedConfig load_config(const ConfigRequest& request);
+
+// Why a run is unattended, so that an image it cannot resolve must fail it
+// rather than warn: the command's own reason (request.unattended), else
+// "offline", "CI=true" (CI set to true or 1), "pre-commit" (PRE_COMMIT=1) or
+// "Argo CD" (ARGOCD_APP_NAME set); "" for a run someone watches.
+std::string unattended_reason(const ConfigRequest& request, bool offline);
 
 // The lock file of a run: empty when an implicit one does not exist; an
 // explicit one (--lock, ARCHFIT_LOCK) that does not exist is Error(Config).

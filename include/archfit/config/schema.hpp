@@ -33,6 +33,7 @@ struct ParsedConfig {
   placement::Config config;   // defaults plus what the document sets; not completed
   resolve::Settings resolve;  // the resolve section, beside placement's
   bool sets_cluster_platforms = false;
+  bool sets_on_unresolved = false;
   std::vector<ArchitectureUse> architecture_uses;
   // Applied after the whole document is read, so that their order does not matter.
   std::vector<manifest::KindRule> extra_kinds;

@@ -75,6 +75,12 @@ struct Config {
   // (resolve.fallbackPlatforms; empty: its templates are left alone).
   OnUnresolved on_unresolved = OnUnresolved::Warn;
   image::PlatformSet fallback_platforms;
+  // Why on_unresolved is fail when nothing set it: an unattended run
+  // ("offline", "CI=true", "pre-commit", ...); "" when it was set or is not
+  // fail. And what a finding about an unresolved image tells to do: commands
+  // that work where this run does (offline: no registry).
+  std::string unattended;
+  std::string unresolved_hint = "run archfit lock, or set resolve.fallbackPlatforms";
 
   // Node pools declared in the configuration, and what fix may do to those
   // of the input (nodePools).

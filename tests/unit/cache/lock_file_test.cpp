@@ -186,7 +186,9 @@ INSTANTIATE_TEST_SUITE_P(
             "1:1: missing \"version\"; a lock file starts {\"version\": 1, ...}"},
         Bad{"VersionTwo", "{\n  \"version\": 2,\n  \"images\": {}\n}",
             "2:14: unsupported lock file version 2; this archfit reads version 1 (upgrade archfit, "
-            "or run `archfit lock` to write the file again)"},
+            "or write the file again with `archfit lock`, or without a registry `archfit lock "
+            "--set "
+            "IMAGE=PLATFORMS`)"},
         Bad{"VersionString", "{\"version\": \"1\"}",
             "1:13: \"version\": expected the number 1, got a string"},
         Bad{"VersionTwice", "{\"version\": 1, \"version\": 1}",
@@ -262,7 +264,9 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"BadEntryThenVersionTwo",
             "{\"images\": {\"nginx:1.25\": {\"platforms\": [\"linux/amd64\"]}},\n\"version\": 2}",
             "2:12: unsupported lock file version 2; this archfit reads version 1 (upgrade archfit, "
-            "or run `archfit lock` to write the file again)"},
+            "or write the file again with `archfit lock`, or without a registry `archfit lock "
+            "--set "
+            "IMAGE=PLATFORMS`)"},
         Bad{"TwoBadEntries",
             "{\"version\": 1, \"images\": {\n  \"nginx:1\": 1,\n  \"redis:7\": 2}}",
             "2:3: \"nginx:1\" is not a canonical image reference; write "

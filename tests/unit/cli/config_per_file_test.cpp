@@ -1,5 +1,5 @@
-// Each input file uses the nearest .archfit.yaml above it (and the lock file
-// beside it), as pre-commit passes files of several directories of a monorepo
+// Each input file uses the nearest .archfit.yaml and the nearest archfit.lock
+// above it, as pre-commit passes files of several directories of a monorepo
 // in one batch; --config still applies one configuration to all.
 #include <string>
 
@@ -63,19 +63,43 @@ TEST_F(Monorepo, EachFileUsesTheNearestConfigurationAndItsLock) {
   EXPECT_EQ(lint({"teams/b/app.yaml", "teams/a/deploy/app.yaml"}).out, r.out);
 }
 
-TEST_F(Monorepo, ConfigAppliesToEveryFile) {
+TEST_F(Monorepo, ConfigAppliesToEveryFileEachWithItsNearestLock) {
   ProcessResult r =
       lint({"--config", "teams/a/.archfit.yaml", "teams/a/deploy/app.yaml", "teams/b/app.yaml"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  // teams/a's configuration and lock for both: b's image is not in that lock.
-  EXPECT_TRUE(contains(r.out, "teams/b/app.yaml:10:16: warning unresolved-image")) << r.out;
+  // teams/a's configuration for both (amd64 and arm64 nodes), and b's own
+  // lock for b: its amd64-only image needs affinity there.
+  EXPECT_TRUE(contains(r.out, "teams/b/app.yaml:8:7: error missing-arch-affinity")) << r.out;
+  EXPECT_FALSE(contains(r.out, "unresolved-image")) << r.out;
 }
 
-TEST_F(Monorepo, AFileUnderNoConfigurationUsesTheFirstPaths) {
+// A file under no configuration and no lock has the defaults and no lock,
+// whatever other files are given with it.
+TEST_F(Monorepo, AFileUnderNoConfigurationHasTheDefaults) {
   repo_.write("loose/app.yaml", deployment("c", "a-app:1"));
+  ProcessResult alone = lint({"loose/app.yaml"});
   ProcessResult r = lint({"teams/a/deploy/app.yaml", "loose/app.yaml"});
-  ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_TRUE(contains(r.out, "loose/app.yaml:8:7: error missing-arch-affinity")) << r.out;
+  ASSERT_EQ(r.exit_code, 3) << r.err;  // offline: an unresolved image fails the run
+  EXPECT_TRUE(contains(r.out, "loose/app.yaml:10:16: error unresolved-image")) << r.out;
+  EXPECT_TRUE(contains(r.out, alone.out.substr(0, alone.out.find('\n')))) << alone.out;
+}
+
+// A lock without a configuration beside it is found for the files below it.
+TEST_F(Monorepo, ALockWithoutAConfigurationIsFoundForTheFilesBelowIt) {
+  repo_.write("deploy/archfit.lock", lock("c-app:1"));
+  repo_.write("deploy/prod/app.yaml", deployment("c", "c-app:1"));
+  repo_.write("charts/x/values.yaml", "replicaCount: 1\n");
+  for (const std::vector<std::string>& paths :
+       {std::vector<std::string>{"deploy/prod/app.yaml"}, std::vector<std::string>{"."},
+        std::vector<std::string>{"charts/x/values.yaml", "deploy/prod/app.yaml"}}) {
+    ProcessResult r = lint(paths);
+    EXPECT_TRUE(contains(r.out, "deploy/prod/app.yaml:8:7: error missing-arch-affinity"))
+        << paths[0] << "\n"
+        << r.out << r.err;
+    EXPECT_FALSE(contains(r.out, "deploy/prod/app.yaml:10:16: error unresolved-image"))
+        << paths[0] << "\n"
+        << r.out;
+  }
 }
 
 }  // namespace

@@ -73,6 +73,26 @@ TEST(LoadConfig, FindsTheNearestFileUpward) {
   EXPECT_EQ(c.lock_file, repo.path("a/archfit.lock"));
 }
 
+// The lock is found as the configuration is, on its own: the nearest
+// archfit.lock above the start, wherever the configuration is.
+TEST(LoadConfig, FindsTheNearestLockUpwardOnItsOwn) {
+  Repo repo;
+  repo.write(".archfit.yaml", "placement: {mode: preferred}\n");
+  repo.write("archfit.lock", "{\"version\": 1, \"images\": {}}\n");
+  repo.write("deploy/prod/archfit.lock", "{\"version\": 1, \"images\": {}}\n");
+  fs::create_directories(repo.path("deploy/prod/x"));
+  LoadedConfig c = load_config(request(repo.path("deploy/prod/x")));
+  EXPECT_EQ(c.config_file, repo.path(".archfit.yaml"));
+  EXPECT_EQ(c.lock_file, repo.path("deploy/prod/archfit.lock"));
+  EXPECT_EQ(c.lock_source, "the nearest archfit.lock");
+  c = load_config(request(repo.path("deploy")));
+  EXPECT_EQ(c.lock_file, repo.path("archfit.lock"));
+  fs::remove(repo.path(".archfit.yaml"));
+  c = load_config(request(repo.path("deploy/prod")));
+  EXPECT_TRUE(c.config_file.empty());
+  EXPECT_EQ(c.lock_file, repo.path("deploy/prod/archfit.lock"));
+}
+
 TEST(LoadConfig, StopsAfterTheDirectoryWithGit) {
   Repo outer;
   outer.write(".archfit.yaml", "placement: {mode: preferred}\n");
@@ -438,8 +458,10 @@ TEST(LoadLockFile, ImplicitMissingIsEmptyExplicitMissingIsAnError) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Config);
-    EXPECT_EQ(e.what(), "ARCHFIT_LOCK: lock file \"" + repo.path("x.lock").string() +
-                            "\" does not exist; check the path, or run `archfit lock` to write it");
+    EXPECT_EQ(e.what(),
+              "ARCHFIT_LOCK: lock file \"" + repo.path("x.lock").string() +
+                  "\" does not exist; check the path, or write it with `archfit lock` (without a "
+                  "registry: `archfit lock --set IMAGE=PLATFORMS`)");
   }
 }
 
