@@ -66,6 +66,7 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
       run::run_pipeline(setup.run_inputs(), setup.settings(),
                         o.remove ? run::Task::Remove : run::Task::Fix, report.sink(), options);
   print_notices(std::cerr, run);
+  print_resolved(std::cerr, setup.stats());
   write_changed_files(o, run);
   std::size_t changed = 0;
   for (const run::FileResult& file : run.files) {
@@ -77,7 +78,10 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
     }
   }
   report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
-  if (run.unresolved_failure) return kUnresolved;
+  if (run.unresolved_failure) {
+    std::cerr << kUnresolvedFailure << '\n';
+    return kUnresolved;
+  }
   return changed > 0 ? kChangesOrFindings : kOk;
 }
 
@@ -109,14 +113,14 @@ int run_fix(const FixOptions& o) {
     }
   }();
   print_notices(std::cerr, run);
-  if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
+  if (!o.quiet) print_resolved(std::cerr, setup.stats());
+  if (o.verbose) print_resolution_summary(std::cerr, setup.stats());
   std::cerr.flush();
   leftovers.content()([](std::string_view part) {
     std::cerr.write(part.data(), static_cast<std::streamsize>(part.size()));
   });
   if (run.unresolved_failure) {
-    std::cerr << "archfit: images could not be resolved and resolve.onUnresolved is fail; "
-                 "nothing was written\n";
+    std::cerr << kUnresolvedFailure << "; nothing was written\n";
     return kUnresolved;
   }
   bool unfixed_errors = run.unfixable_errors > 0;

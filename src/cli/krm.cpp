@@ -245,7 +245,8 @@ int run_krm(const KrmOptions& o) {
   }
   if (!split) split = run::ResourceListItems::split(input, root.get("items"));
   yaml::NodeRef function_config = root.get("functionConfig").resolved();
-  SetupOptions options{.read_inputs = false, .config_per_file = false};
+  SetupOptions options{
+      .read_inputs = false, .config_per_file = false, .unattended = "a KRM function"};
   if (function_config && !function_config.is_null()) options.function_config = function_config;
   RunSetup setup = prepare_run({}, o.common, options);
   setup.run_options.split = false;  // an item stays one item
@@ -334,7 +335,11 @@ int run_krm(const KrmOptions& o) {
             << (lint ? " checked" : "") << (!lint && file.changed() ? ", fixed" : "") << "; "
             << counts.errors << " errors, " << counts.warnings << " warnings, " << counts.infos
             << " infos\n";
-  if (run.unresolved_failure) return kUnresolved;
+  print_resolved(std::cerr, setup.stats());
+  if (run.unresolved_failure) {
+    std::cerr << kUnresolvedFailure << '\n';
+    return kUnresolved;
+  }
   return counts.errors > 0 ? kChangesOrFindings : kOk;
 }
 

@@ -37,9 +37,13 @@ int run_lint(const LintOptions& o) {
   run::RunResult run = run::run_pipeline(setup.run_inputs(), setup.settings(), run::Task::Lint,
                                          report.sink(), setup.run_options);
   print_notices(std::cerr, run);
-  if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
+  print_resolved(std::cerr, setup.stats());
+  if (o.verbose) print_resolution_summary(std::cerr, setup.stats());
   report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
-  if (run.unresolved_failure) return kUnresolved;
+  if (run.unresolved_failure) {
+    std::cerr << kUnresolvedFailure << '\n';
+    return kUnresolved;
+  }
   if (threshold && run.counts.at_least(*threshold) > 0) return kChangesOrFindings;
   return kOk;
 }

@@ -97,7 +97,8 @@ int run_post_render(const PostRenderOptions& o) {
     return code;
   };
   try {
-    RunSetup setup = prepare_run({"-"}, o.common, SetupOptions{.config_per_file = false});
+    RunSetup setup = prepare_run(
+        {"-"}, o.common, SetupOptions{.config_per_file = false, .unattended = "post-render"});
     std::optional<placement::Severity> threshold = threshold_of(o.fail_on);
     std::size_t failing = 0;
     run::RunSink sink;
@@ -120,8 +121,9 @@ int run_post_render(const PostRenderOptions& o) {
                           o.lint ? run::Task::Lint : run::Task::Fix, sink, setup.run_options);
     for (const std::string& w : run.warnings)
       said.out() << w << '\n';
+    print_resolved(said.out(), setup.stats());
     if (run.unresolved_failure) {
-      said.out() << "archfit: images could not be resolved and resolve.onUnresolved is fail\n";
+      said.out() << kUnresolvedFailure << '\n';
       return fail_with(kUnresolved);
     }
     if (failing > 0) {

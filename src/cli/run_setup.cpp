@@ -109,6 +109,33 @@ void assign_configurations(RunSetup& setup, const config::ConfigRequest& base, b
   }
 }
 
+// "archfit: deploy/prom.yaml: configuration .archfit.yaml; lock file
+// deploy/archfit.lock (the nearest archfit.lock)", for each input (-v).
+void explain_settings(std::ostream& out, const RunSetup& setup) {
+  auto describe = [&](const config::LoadedConfig& c) {
+    std::string text = "configuration " + (c.config_file.empty() ? std::string("none (defaults)")
+                                                                 : c.config_file.string());
+    std::error_code ec;
+    if (!c.lock_content.empty()) {
+      text += "; lock file " + c.lock_source;
+    } else if (c.lock_explicit || std::filesystem::exists(c.lock_file, ec)) {
+      text += "; lock file " + c.lock_file.string() + " (" + c.lock_source + ")";
+    } else {
+      text += "; no lock file";
+    }
+    return text;
+  };
+  if (setup.inputs.empty()) {
+    out << "archfit: " << describe(setup.loaded) << '\n';
+    return;
+  }
+  for (std::size_t i = 0; i < setup.inputs.size(); ++i) {
+    std::size_t k = i < setup.setting_of.size() ? setup.setting_of[i] : 0;
+    const config::LoadedConfig& c = k == 0 ? setup.loaded : setup.others[k - 1]->loaded;
+    out << "archfit: " << setup.inputs[i].name << ": " << describe(c) << '\n';
+  }
+}
+
 }  // namespace
 
 std::vector<run::Setting> RunSetup::settings() const {
@@ -116,6 +143,24 @@ std::vector<run::Setting> RunSetup::settings() const {
   for (const auto& other : others)
     out.push_back(run::Setting{&other->loaded.config, other->resolver.get()});
   return out;
+}
+
+resolve::Stats RunSetup::stats() const {
+  resolve::Stats total = resolver->stats();
+  for (const auto& other : others) {
+    resolve::Stats s = other->resolver->stats();
+    total.images += s.images;
+    total.from_lock += s.from_lock;
+    total.from_cache += s.from_cache;
+    total.from_registry += s.from_registry;
+    total.failed += s.failed;
+    total.requests += s.requests;
+    total.heads += s.heads;
+    total.gets += s.gets;
+    total.bytes += s.bytes;
+    total.seconds += s.seconds;
+  }
+  return total;
 }
 
 std::vector<run::Input> RunSetup::run_inputs() const {
@@ -142,6 +187,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   config::ConfigRequest request;
   request.flags = flags;
   request.function_config = options.function_config;
+  request.unattended = options.unattended;
   request.start_dir =
       options.read_inputs ? config::discovery_start(paths) : std::filesystem::path();
   setup.loaded = config::load_config(request);
@@ -154,6 +200,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
     assign_configurations(setup, request, options.verbose);
   }
   setup.run_options.progress.out = progress_stream(flags.progress.value_or("auto"));
+  if (options.verbose) explain_settings(std::cerr, setup);
   return setup;
 }
 
@@ -181,6 +228,17 @@ void print_resolution_summary(std::ostream& out, const resolve::Stats& s) {
       << s.from_cache << " from the cache, " << s.from_registry << " from registries, " << s.failed
       << " failed; " << s.requests << " requests (" << s.heads << " HEAD, " << s.gets << " GET), "
       << human_bytes(s.bytes) << " in " << seconds << " s\n";
+}
+
+void print_resolved(std::ostream& out, const resolve::Stats& s) {
+  if (s.images == 0) {
+    out << "archfit: no images to resolve\n";
+    return;
+  }
+  out << "archfit: " << s.from_lock + s.from_cache + s.from_registry << " of " << s.images
+      << " image" << (s.images == 1 ? "" : "s") << " resolved (" << s.from_lock
+      << " from the lock file, " << s.from_cache << " from the cache, " << s.from_registry
+      << " from registries)\n";
 }
 
 void require_files_after_separator(const RunState& state) {

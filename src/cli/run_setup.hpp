@@ -42,6 +42,8 @@ struct RunSetup {
 
   // The run's settings and inputs, each input with its own configuration.
   std::vector<run::Setting> settings() const;
+  // What every setting's resolver did, summed.
+  resolve::Stats stats() const;
   std::vector<run::Input> run_inputs() const;
 };
 
@@ -55,6 +57,8 @@ struct SetupOptions {
   bool verbose = false;  // log every registry request on stderr
   // A KRM functionConfig to read instead of a configuration file.
   yaml::NodeRef function_config = {};
+  // The command runs where nobody reads warnings (config::ConfigRequest).
+  std::string unattended = {};
 };
 
 // Throws Error(Usage) when inputs are wanted, no PATH is given and standard
@@ -65,6 +69,15 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
 // "archfit: 300 images: 0 from the lock file, 12 from the cache, 288 from
 // registries, 0 failed; 612 requests (300 HEAD, 312 GET), 1.2 MiB in 1.43 s"
 void print_resolution_summary(std::ostream& out, const resolve::Stats& stats);
+
+// The line every run ends with: "archfit: 3 of 4 images resolved (2 from the
+// lock file, 1 from the cache, 0 from registries)", or that there were none.
+void print_resolved(std::ostream& out, const resolve::Stats& stats);
+
+// Why a run whose images could not all be resolved failed, one line.
+inline constexpr const char* kUnresolvedFailure =
+    "archfit: images could not be resolved, and this run fails on them (resolve.onUnresolved is "
+    "fail, or unset in an unattended run: see docs/configuration.md)";
 
 // What the run noticed besides findings, one "archfit: ..." line each: its
 // warnings, and the files that are not Kubernetes manifests (documents, none
