@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <functional>
 #include <optional>
 
@@ -276,6 +277,31 @@ std::string LockFile::serialize() const {
   }
   writer.EndObject();
   key("version");
+  writer.Int64(kVersion);
+  writer.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string LockFile::skeleton(const std::vector<std::string>& canonical_refs) {
+  std::vector<std::string> refs = canonical_refs;
+  std::sort(refs.begin(), refs.end());
+  refs.erase(std::unique(refs.begin(), refs.end()), refs.end());
+  rapidjson::StringBuffer buffer;
+  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+  writer.SetIndent(' ', 2);
+  writer.StartObject();
+  writer.Key("images");
+  writer.StartObject();
+  for (const std::string& ref : refs) {
+    writer.Key(ref.c_str(), static_cast<rapidjson::SizeType>(ref.size()));
+    writer.StartObject();
+    writer.Key("platforms");
+    writer.StartArray();
+    writer.EndArray();
+    writer.EndObject();
+  }
+  writer.EndObject();
+  writer.Key("version");
   writer.Int64(kVersion);
   writer.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";

@@ -54,4 +54,55 @@ void add_input_flags(CLI::App* app, CommonFlags& flags) {
                 "it (fix writes them)");
 }
 
+std::vector<std::string> hoist_global_options(std::vector<std::string> args) {
+  // Options taking a value ("--lock L" or "--lock=L"), and flags.
+  static const std::string_view kWithValue[] = {"--config",    "--lock",    "--cache-dir",
+                                                "--platforms", "--timeout", "--concurrency",
+                                                "--progress"};
+  static const std::string_view kFlags[] = {
+      "--offline", "--no-offline", "-v", "--verbose", "-q", "--quiet", "--follow-symlinks"};
+  auto with_value = [](std::string_view a) {
+    for (std::string_view name : kWithValue) {
+      if (a == name) return 2;
+      if (a.size() > name.size() && a.starts_with(name) && a[name.size()] == '=') return 1;
+    }
+    return 0;
+  };
+  auto is_flag = [](std::string_view a) {
+    for (std::string_view name : kFlags)
+      if (a == name) return true;
+    return false;
+  };
+  if (args.size() < 2) return args;
+  std::vector<std::string> hoisted;
+  std::size_t i = 1;
+  bool version = false;
+  while (i < args.size()) {
+    std::string_view a = args[i];
+    if (a == "--version") {
+      version = true;
+      ++i;
+    } else if (int n = with_value(a); n > 0 && i + static_cast<std::size_t>(n) <= args.size()) {
+      hoisted.insert(hoisted.end(), args.begin() + static_cast<std::ptrdiff_t>(i),
+                     args.begin() + static_cast<std::ptrdiff_t>(i) + n);
+      i += static_cast<std::size_t>(n);
+    } else if (is_flag(a)) {
+      hoisted.push_back(args[i++]);
+    } else {
+      break;
+    }
+  }
+  std::vector<std::string> out{args[0]};
+  if (i == args.size() || args[i].starts_with("-")) {
+    // No command follows: `archfit --version`, or options CLI11 will refuse.
+    if (version) return {args[0], "version"};
+    return args;
+  }
+  out.push_back(args[i]);  // the command
+  out.insert(out.end(), hoisted.begin(), hoisted.end());
+  out.insert(out.end(), args.begin() + static_cast<std::ptrdiff_t>(i) + 1, args.end());
+  if (version) return {args[0], "version"};
+  return out;
+}
+
 }  // namespace archfit::cli

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <archfit/cache/lock_file.hpp>
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/inputs.hpp>
@@ -19,16 +20,23 @@ namespace {
 
 struct ImagesOptions {
   std::vector<std::string> paths;
+  std::string format = "text";
 };
 
 void run_images(const ImagesOptions& options) {
   auto kinds = manifest::KindTable::defaults();
   auto inputs = manifest::collect_inputs(options.paths).files;
+  const bool lock = options.format == "lock";
+  std::vector<std::string> canonical;
   run::for_each_document(inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
     for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
       for (const manifest::PodTemplate& t : w.templates) {
         for (const manifest::Container& c : t.containers) {
           if (!c.image) continue;
+          if (lock) {
+            if (c.reference) canonical.push_back(c.reference->canonical());
+            continue;
+          }
           std::cout << input.name << ':' << c.image.line() << ':' << c.image.column() << ": "
                     << (c.reference ? c.reference->canonical() : c.reference_error) << "  ("
                     << w.kind << ' ' << w.name << ", container " << c.name << ")\n";
@@ -36,6 +44,7 @@ void run_images(const ImagesOptions& options) {
       }
     }
   });
+  if (lock) std::cout << cache::LockFile::skeleton(canonical);
 }
 
 }  // namespace
@@ -46,6 +55,11 @@ void add_images_command(CLI::App& app, RunState& state) {
       "images", "List the image of every container with its location and canonical name");
   cmd->add_option("paths", options->paths,
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
+  cmd->add_option("--format", options->format,
+                  "text: one line per container; lock: a lock file to fill in, every image with "
+                  "empty platforms (or use archfit lock --set IMAGE=PLATFORMS)")
+      ->check(CLI::IsMember({"text", "lock"}))
+      ->capture_default_str();
   cmd->callback([options, &state] {
     require_files_after_separator(state);
     run_images(*options);

@@ -79,6 +79,33 @@ std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
   return out;
 }
 
+// A field path as kyaml writes one: a list item by its name,
+// `containers[name=web]`, where archfit's reports quote it
+// (`containers["web"]`).
+std::string kyaml_path(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  for (std::size_t i = 0; i < path.size();) {
+    if (path.compare(i, 2, "[\"") != 0) {
+      out += path[i++];
+      continue;
+    }
+    std::string name;
+    std::size_t j = i + 2;
+    for (; j < path.size() && path[j] != '"'; ++j) {
+      if (path[j] == '\\' && j + 1 < path.size()) ++j;
+      name += path[j];
+    }
+    if (path.compare(j, 2, "\"]") != 0) {  // not a quoted name: as it is
+      out.append(path.substr(i));
+      break;
+    }
+    out += "[name=" + name + "]";
+    i = j + 2;
+  }
+  return out;
+}
+
 // Each finding's item's path and index annotations, known before the run
 // so that a finding becomes its result as it is reported.
 class ItemFiles {
@@ -157,7 +184,7 @@ std::string result_json(const placement::Finding& f, const ItemFile& file) {
     w.Key("field");
     w.StartObject();
     w.Key("path");
-    str(path);
+    str(kyaml_path(path));
     if (!f.current.empty()) {
       w.Key("currentValue");
       str(f.current);

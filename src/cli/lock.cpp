@@ -8,6 +8,9 @@
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/text.hpp>
+#include <archfit/image/platform_set.hpp>
+#include <archfit/image/reference.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/run/documents.hpp>
 #include <archfit/run/wants.hpp>
@@ -21,12 +24,84 @@ namespace {
 
 struct LockOptions {
   std::vector<std::string> paths;
+  std::vector<std::string> set;  // --set IMAGE=PLATFORMS
   CommonFlags common;
   bool verbose = false;
   bool quiet = false;
 };
 
+// Writes `lock` to `path` unless it already holds exactly these bytes.
+void write_lock(const std::filesystem::path& path, const cache::LockFile& lock, bool quiet,
+                const std::string& what) {
+  std::string text = lock.serialize();
+  bool same = false;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec))
+    same = read_file(path, ReadLimit{kMaxLockBytes, "a lock file"}) == text;
+  if (!same) write_atomically(path, text);
+  if (!quiet) {
+    std::cerr << (same ? "unchanged " : "wrote ") << path.string() << ": " << lock.size()
+              << (lock.size() == 1 ? " image" : " images") << what << '\n';
+  }
+}
+
+// One --set value: "IMAGE=PLATFORMS", the image as a manifest writes it and
+// the platforms comma-separated.
+std::pair<image::Reference, image::PlatformSet> parse_set(const std::string& value) {
+  std::size_t eq = value.find('=');
+  if (eq == std::string::npos) {
+    fail(ErrorKind::Usage, "--set " + archfit::quoted(value) +
+                               ": expected IMAGE=PLATFORMS, e.g. --set "
+                               "nginx:1.27=linux/amd64,linux/arm64");
+  }
+  std::string why;
+  std::optional<image::Reference> ref = image::Reference::try_parse(value.substr(0, eq), &why);
+  if (!ref) fail(ErrorKind::Usage, "--set " + archfit::quoted(value) + ": " + why);
+  image::PlatformSet platforms;
+  try {
+    platforms = image::PlatformSet::parse(value.substr(eq + 1));
+  } catch (const Error& e) {
+    fail(ErrorKind::Usage, "--set " + archfit::quoted(value) + ": " + e.message());
+  }
+  if (platforms.empty()) {
+    fail(ErrorKind::Usage, "--set " + archfit::quoted(value) +
+                               ": no platforms; list them, e.g. linux/amd64,linux/arm64");
+  }
+  return {std::move(*ref), std::move(platforms)};
+}
+
+// `archfit lock --set`: entries written by hand into the lock file, which is
+// read first (when it exists) and kept otherwise as it is. No registry.
+int run_lock_set(const LockOptions& o) {
+  if (!o.paths.empty()) {
+    fail(ErrorKind::Usage,
+         "--set writes the given images only; give no files with it (archfit lock FILE... "
+         "resolves the images of the files)");
+  }
+  std::vector<std::pair<image::Reference, image::PlatformSet>> entries;
+  for (const std::string& value : o.set)
+    entries.push_back(parse_set(value));
+  RunSetup setup = prepare_run(
+      {}, o.common, SetupOptions{.read_inputs = false, .use_lock = false, .verbose = o.verbose});
+  const std::filesystem::path& path = setup.loaded.lock_file;
+  cache::LockFile lock;
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec)) lock = cache::LockFile::load(path);
+  std::size_t changed = 0;
+  for (auto& [ref, platforms] : entries) {
+    std::optional<cache::LockEntry> old = lock.find(ref);
+    if (old && old->platforms == platforms) continue;  // its digest stays
+    lock.set(ref, cache::LockEntry{"", std::move(platforms)});
+    ++changed;
+  }
+  write_lock(path, lock, o.quiet,
+             " (" + std::to_string(changed) + " set by --set, " +
+                 std::to_string(entries.size() - changed) + " already so)");
+  return kOk;
+}
+
 int run_lock(const LockOptions& o) {
+  if (!o.set.empty()) return run_lock_set(o);
   RunSetup setup =
       prepare_run(o.paths, o.common,
                   SetupOptions{.read_inputs = true, .use_lock = false, .verbose = o.verbose});
@@ -63,16 +138,7 @@ int run_lock(const LockOptions& o) {
               << " images could not be resolved; " << path.string() << " was not written\n";
     return kUnresolved;
   }
-  std::string text = lock.serialize();
-  bool same = false;
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec))
-    same = read_file(path, ReadLimit{kMaxLockBytes, "a lock file"}) == text;
-  if (!same) write_atomically(path, text);
-  if (!o.quiet) {
-    std::cerr << (same ? "unchanged " : "wrote ") << path.string() << ": " << lock.size()
-              << (lock.size() == 1 ? " image\n" : " images\n");
-  }
+  write_lock(path, lock, o.quiet, "");
   return kOk;
 }
 
@@ -86,6 +152,11 @@ void add_lock_command(CLI::App& app, RunState& state) {
       "runs");
   cmd->add_option("paths", o->paths,
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
+  cmd->add_option("--set", o->set,
+                  "IMAGE=PLATFORMS: write this entry into the lock file without asking a registry "
+                  "(several --set at once; the lock's other entries stay)")
+      ->type_name("IMAGE=PLATFORMS")
+      ->allow_extra_args(false);
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");

@@ -5,16 +5,28 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/flags.hpp"
 
-int main(int argc, char** argv) {
+int main(int raw_argc, char** raw_argv) {
   using namespace archfit::cli;
+  // Global options before the command go after it (flags.hpp).
+  std::vector<std::string> arguments =
+      hoist_global_options(std::vector<std::string>(raw_argv, raw_argv + raw_argc));
+  std::vector<char*> pointers;
+  for (std::string& a : arguments)
+    pointers.push_back(a.data());
+  pointers.push_back(nullptr);
+  int argc = static_cast<int>(arguments.size());
+  char** argv = pointers.data();
   CLI::App app{
       "archfit makes rendered Kubernetes manifests fit the CPU architectures their container\n"
       "images support: it resolves each image's platforms and writes node affinity and\n"

@@ -76,7 +76,7 @@ void Session::log(const HttpRequest& request, const HttpResponse& response,
 }
 
 HttpResponse Session::perform(HttpRequest request, const std::string& host, const Caller& caller,
-                              Deadline deadline, const std::string& what, bool probe) {
+                              Deadline deadline, const std::string& what) {
   HttpResponse response;
   int attempt = 1;
   for (;; ++attempt) {
@@ -100,7 +100,10 @@ HttpResponse Session::perform(HttpRequest request, const std::string& host, cons
     log(request, response, took);
 
     if (!is_retryable(response) || attempt >= options_.retry.attempts) break;
-    if (probe && response.failure == Failure::Timeout) break;
+    // A request that got no answer in resolve.timeout is not sent again: a
+    // registry that accepts connections and never answers would otherwise
+    // cost every try's timeout (docs/registry.md, "Time limits").
+    if (response.failure == Failure::Timeout) break;
     std::optional<std::chrono::milliseconds> after;
     if (auto header = response.header("retry-after")) {
       after = parse_retry_after(*header, std::chrono::system_clock::now());
@@ -154,7 +157,7 @@ void Session::ping(Endpoint& ep, const Caller& caller, Deadline deadline) {
       // A plain http server may stay silent on a TLS hello until the
       // connection times out: the https probe is not tried again after a
       // timeout, http is tried instead.
-      HttpResponse r = perform(request, ep.host, caller, deadline, "ping", probe);
+      HttpResponse r = perform(request, ep.host, caller, deadline, "ping");
       ep.scheme = schemes[i];
       if (r.status == 401) ep.challenges = parse_challenges(r.headers_named("www-authenticate"));
       ep.pinged = true;

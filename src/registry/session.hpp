@@ -78,9 +78,9 @@ class Session {
                     const Caller& caller, Deadline deadline, bool refresh);
   // One request with retries for 429, 5xx and transport failures; no auth,
   // no redirects. Throws RegistryError when no answer came.
-  // A `probe` is not tried again after a timeout.
+  // A request that timed out is not tried again.
   HttpResponse perform(HttpRequest request, const std::string& host, const Caller& caller,
-                       Deadline deadline, const std::string& what, bool probe = false);
+                       Deadline deadline, const std::string& what);
   // Where the endpoint's requests go, for the rules of destinations.hpp.
   static Destination origin(const Endpoint& ep);
   void configure_tls(HttpRequest& request, const std::string& host) const;

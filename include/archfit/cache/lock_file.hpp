@@ -42,6 +42,10 @@ class LockFile {
   // Deterministic text: keys sorted, 2-space indent, final newline.
   std::string serialize() const;
 
+  // A lock file to fill in by hand: these canonical references, each with
+  // an empty "platforms" list (which the lock refuses until it is filled).
+  static std::string skeleton(const std::vector<std::string>& canonical_refs);
+
  private:
   // An entry as kept: its platforms are one of the few distinct sets a lock
   // file holds, so that a lock of many images costs little more than its keys.
