@@ -23,8 +23,8 @@ void add_cache_dir_flag(CLI::App* app, CommonFlags& flags) {
 void add_common_flags(CLI::App* app, CommonFlags& flags) {
   add_config_flag(app, flags);
   app->add_option("--lock", flags.lock,
-                  "Lock file (default: $ARCHFIT_LOCK, else archfit.lock beside the configuration "
-                  "file)")
+                  "Lock file for every input (default: $ARCHFIT_LOCK, else for each file the "
+                  "nearest archfit.lock above it, up to the repository root)")
       ->type_name("FILE");
   add_cache_dir_flag(app, flags);
   app->add_flag_function(
@@ -41,6 +41,11 @@ void add_common_flags(CLI::App* app, CommonFlags& flags) {
   app->add_option("--timeout", flags.timeout,
                   "Time limit of one registry request, e.g. 30s, 2m (default: resolve.timeout)")
       ->type_name("DUR");
+  app->add_option("--stdin-dir", flags.stdin_dir,
+                  "Look for standard input's .archfit.yaml and archfit.lock from DIR upward, as "
+                  "for a file in DIR (default: the working directory), e.g. a chart's directory "
+                  "for its rendered manifests")
+      ->type_name("DIR");
   app->add_option("--progress", flags.progress,
                   "Show a progress line while images are resolved: auto (when stderr is a "
                   "terminal), always or never")
@@ -58,7 +63,7 @@ std::vector<std::string> hoist_global_options(std::vector<std::string> args) {
   // Options taking a value ("--lock L" or "--lock=L"), and flags.
   static const std::string_view kWithValue[] = {"--config",    "--lock",    "--cache-dir",
                                                 "--platforms", "--timeout", "--concurrency",
-                                                "--progress"};
+                                                "--progress",  "--stdin-dir"};
   static const std::string_view kFlags[] = {
       "--offline", "--no-offline", "-v", "--verbose", "-q", "--quiet", "--follow-symlinks"};
   auto with_value = [](std::string_view a) {

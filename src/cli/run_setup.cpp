@@ -10,6 +10,7 @@
 #include <utility>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 
 #include "cli/commands.hpp"
 
@@ -77,16 +78,13 @@ SettingKey key_of(const config::LoadedConfig& loaded) {
 // Gives each input the configuration and lock file nearest to it: the
 // .archfit.yaml and the archfit.lock found upward from its directory, as for
 // the first PATH. An input whose pair is the first PATH's uses setting 0.
-void assign_configurations(RunSetup& setup, const config::ConfigRequest& base, bool verbose) {
+void assign_configurations(RunSetup& setup, const config::ConfigRequest& base, bool verbose,
+                           const std::filesystem::path& stdin_dir) {
   std::map<std::filesystem::path, std::size_t> by_dir;  // a file's directory -> setting
   std::map<SettingKey, std::size_t> by_files;
   by_files[key_of(setup.loaded)] = 0;
   for (const manifest::InputFile& input : setup.inputs) {
-    if (input.is_stdin) {
-      setup.setting_of.push_back(0);
-      continue;
-    }
-    std::filesystem::path dir = input.path.parent_path();
+    std::filesystem::path dir = input.is_stdin ? stdin_dir : input.path.parent_path();
     if (dir.empty()) dir = ".";
     auto known = by_dir.find(dir);
     if (known != by_dir.end()) {
@@ -188,8 +186,18 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   request.flags = flags;
   request.function_config = options.function_config;
   request.unattended = options.unattended;
-  request.start_dir =
-      options.read_inputs ? config::discovery_start(paths) : std::filesystem::path();
+  // Standard input is a file in --stdin-dir, or in the working directory.
+  std::filesystem::path stdin_dir = flags.stdin_dir.value_or("");
+  if (flags.stdin_dir && flags.stdin_dir->empty())
+    fail(ErrorKind::Usage, "--stdin-dir: empty path; name a directory");
+  std::error_code ec;
+  if (!stdin_dir.empty() && !std::filesystem::is_directory(stdin_dir, ec)) {
+    fail(ErrorKind::Usage,
+         "--stdin-dir: " + archfit::quoted(stdin_dir.string()) + " is not a directory");
+  }
+  bool from_stdin = paths.empty() || paths.front() == "-";
+  request.start_dir = !options.read_inputs || from_stdin ? stdin_dir
+                                                         : config::discovery_start(paths);
   setup.loaded = config::load_config(request);
   if (!setup.loaded.cache_dir.empty()) {
     setup.cache = std::make_unique<cache::Store>(setup.loaded.cache_dir);
@@ -197,7 +205,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   setup.resolver = make_resolver(setup.loaded, setup.cache.get(), options.use_lock, options.verbose,
                                  setup.network);
   if (options.read_inputs && options.config_per_file) {
-    assign_configurations(setup, request, options.verbose);
+    assign_configurations(setup, request, options.verbose, stdin_dir);
   }
   setup.run_options.progress.out = progress_stream(flags.progress.value_or("auto"));
   if (options.verbose) explain_settings(std::cerr, setup);

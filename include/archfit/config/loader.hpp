@@ -30,6 +30,9 @@ struct CommonFlags {
   std::optional<std::string> timeout;      // --timeout DUR
   std::optional<std::string> progress;     // --progress auto|always|never (not configuration)
   bool follow_symlinks = false;            // --follow-symlinks (commands that read manifests)
+  // --stdin-dir DIR: where standard input's configuration and lock file are
+  // looked for, as if it were a file there (default: the working directory).
+  std::optional<std::string> stdin_dir;
 };
 
 // Reads one environment variable; nullopt when unset. A seam so that tests
