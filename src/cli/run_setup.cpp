@@ -18,10 +18,14 @@ namespace archfit::cli {
 
 namespace {
 
-std::ostream* progress_stream(const std::string& mode) {
-  if (mode == "always") return &std::cerr;
-  if (mode == "never") return nullptr;
-  return ::isatty(STDERR_FILENO) ? &std::cerr : nullptr;
+// --progress: a line redrawn in place on a terminal; on anything else (a CI
+// log) a whole line every few seconds, unless `never`.
+resolve::ProgressOptions progress_options(const std::string& mode) {
+  resolve::ProgressOptions out;
+  if (mode == "never") return out;
+  out.out = &std::cerr;
+  out.log_lines = mode == "auto" && !::isatty(STDERR_FILENO);
+  return out;
 }
 
 std::string human_bytes(std::uint64_t bytes) {
@@ -196,8 +200,8 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
          "--stdin-dir: " + archfit::quoted(stdin_dir.string()) + " is not a directory");
   }
   bool from_stdin = paths.empty() || paths.front() == "-";
-  request.start_dir = !options.read_inputs || from_stdin ? stdin_dir
-                                                         : config::discovery_start(paths);
+  request.start_dir =
+      !options.read_inputs || from_stdin ? stdin_dir : config::discovery_start(paths);
   setup.loaded = config::load_config(request);
   if (!setup.loaded.cache_dir.empty()) {
     setup.cache = std::make_unique<cache::Store>(setup.loaded.cache_dir);
@@ -207,7 +211,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
   if (options.read_inputs && options.config_per_file) {
     assign_configurations(setup, request, options.verbose, stdin_dir);
   }
-  setup.run_options.progress.out = progress_stream(flags.progress.value_or("auto"));
+  setup.run_options.progress = progress_options(flags.progress.value_or("auto"));
   if (options.verbose) explain_settings(std::cerr, setup);
   return setup;
 }

@@ -5,10 +5,30 @@
 
 namespace archfit::resolve {
 
-ProgressLine::ProgressLine(std::ostream* out, std::size_t total, std::chrono::milliseconds delay)
-    : out_(out), total_(total), delay_(delay) {}
+ProgressLine::ProgressLine(std::ostream* out, std::size_t total, std::chrono::milliseconds delay,
+                           bool log_lines, std::chrono::milliseconds interval)
+    : out_(out), total_(total), delay_(delay), log_lines_(log_lines), interval_(interval) {
+  if (out_ == nullptr || !log_lines_ || total_ == 0) return;
+  ticker_ = std::thread([this] {
+    std::unique_lock<std::mutex> hold(mutex_);
+    while (!wake_.wait_for(hold, interval_, [this] { return stop_; })) {
+      auto seconds = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_);
+      *out_ << "archfit: resolving images: " << done_ << " of " << total_ << " done after "
+            << seconds.count() << "s\n"
+            << std::flush;
+    }
+  });
+}
 
 ProgressLine::~ProgressLine() {
+  if (ticker_.joinable()) {
+    {
+      std::lock_guard<std::mutex> hold(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    ticker_.join();
+  }
   if (shown_ && out_ != nullptr) *out_ << "\r\033[K" << std::flush;
 }
 
@@ -16,6 +36,7 @@ void ProgressLine::step() {
   if (out_ == nullptr) return;
   std::lock_guard<std::mutex> hold(mutex_);
   ++done_;
+  if (log_lines_) return;
   Clock::time_point now = Clock::now();
   if (now - start_ < delay_) return;
   if (shown_ && now - last_draw_ < std::chrono::milliseconds(100) && done_ < total_) return;

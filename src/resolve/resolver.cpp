@@ -169,7 +169,8 @@ void Resolver::resolve_all(const std::vector<Want>& wants, const ProgressOptions
     // Credentials that cannot be read are a configuration error of the run,
     // not a failure of each image.
     client();
-    ProgressLine line(progress.out, remote.size(), progress.delay);
+    ProgressLine line(progress.out, remote.size(), progress.delay, progress.log_lines,
+                      progress.interval);
     std::atomic<std::size_t> next{0};
     auto work = [&] {
       for (std::size_t i = next++; i < remote.size(); i = next++) {

@@ -65,6 +65,10 @@ struct Stats {
 struct ProgressOptions {
   std::ostream* out = nullptr;            // nullptr = no progress line
   std::chrono::milliseconds delay{1000};  // show it only when a run takes longer
+  // For a log rather than a terminal (CI): a whole line every `interval`,
+  // also while no image finishes, instead of one line redrawn in place.
+  bool log_lines = false;
+  std::chrono::milliseconds interval{5000};
 };
 
 class Resolver {
