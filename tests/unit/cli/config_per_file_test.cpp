@@ -1,7 +1,12 @@
 // Each input file uses the nearest .archfit.yaml and the nearest archfit.lock
 // above it, as pre-commit passes files of several directories of a monorepo
 // in one batch; --config still applies one configuration to all.
+#include <filesystem>
+#include <random>
+#include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -99,6 +104,100 @@ TEST_F(Monorepo, ALockWithoutAConfigurationIsFoundForTheFilesBelowIt) {
     EXPECT_FALSE(contains(r.out, "deploy/prod/app.yaml:10:16: error unresolved-image"))
         << paths[0] << "\n"
         << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace archfit
+
+namespace archfit {
+namespace {
+
+// "file:line:col: severity rule" of every finding line of lint's text output,
+// with the file as a path from `root` (whatever directory archfit ran in).
+std::multiset<std::string> findings_of(const std::string& out, const std::filesystem::path& cwd,
+                                       const std::filesystem::path& root) {
+  std::multiset<std::string> found;
+  std::istringstream lines(out);
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::size_t yaml = line.find(".yaml:");
+    if (yaml == std::string::npos) continue;
+    std::filesystem::path file = (cwd / line.substr(0, yaml + 5)).lexically_normal();
+    std::string rest = line.substr(yaml + 5);
+    std::size_t rule_end = rest.find(':', rest.find(' ', rest.find(' ') + 1));
+    found.insert(file.lexically_relative(root).string() + rest.substr(0, rule_end));
+  }
+  return found;
+}
+
+// The law: what archfit finds in a file depends on the file and the
+// configuration and lock above it, never on which other paths are given or
+// on the directory archfit runs in. Over generated layouts: configurations
+// and locks at random depths, files using images that some locks know.
+TEST(MonorepoLaw, AFilesFindingsDoNotDependOnTheOtherPathsOrTheDirectory) {
+  std::mt19937 rng(23);
+  const std::vector<std::string> dirs = {"", "a", "a/b", "a/b/c", "d", "d/e"};
+  const std::vector<std::string> images = {"one:1", "two:1", "three:1"};
+  for (int round = 0; round < 6; ++round) {
+    SCOPED_TRACE(::testing::Message() << "round " << round);
+    TempDir repo;
+    std::filesystem::create_directories(repo.path() / ".git");
+    std::filesystem::create_directories(repo.path() / "d/e");
+    for (const std::string& d : dirs) {
+      std::filesystem::path dir = d.empty() ? repo.path() : repo.path() / d;
+      if (rng() % 3 == 0) {
+        repo.write((dir / ".archfit.yaml").lexically_relative(repo.path()).string(),
+                   rng() % 2 ? "clusterPlatforms: [linux/amd64]\n"
+                             : "clusterPlatforms: [linux/amd64, linux/arm64]\n");
+      }
+      if (rng() % 2 == 0) {
+        std::string entries;
+        for (const std::string& image : images) {
+          if (rng() % 2) continue;
+          if (!entries.empty()) entries += ", ";
+          entries += "\"docker.io/library/" + image + "\": {\"platforms\": [" +
+                     (rng() % 2 ? "\"linux/amd64\"" : "\"linux/amd64\", \"linux/arm64\"") + "]}";
+        }
+        repo.write((dir / "archfit.lock").lexically_relative(repo.path()).string(),
+                   "{\"version\": 1, \"images\": {" + entries + "}}\n");
+      }
+    }
+    std::vector<std::string> files;
+    for (const std::string& d : dirs) {
+      if (rng() % 2) continue;
+      std::string name =
+          (d.empty() ? "" : d + "/") + "app" + std::to_string(files.size()) + ".yaml";
+      repo.write(name,
+                 deployment("w" + std::to_string(files.size()), images[rng() % images.size()]));
+      files.push_back(name);
+    }
+    if (files.empty()) continue;
+    auto lint_in = [&](const std::filesystem::path& cwd, std::vector<std::string> args) {
+      ProcessOptions o;
+      o.cwd = cwd;
+      o.env = {"ARCHFIT_CONFIG=", "ARCHFIT_LOCK=", "ARCHFIT_ON_UNRESOLVED=",
+               "ARCHFIT_CACHE_DIR=" + (repo.path() / ".cache").string(),
+               "HOME=" + (repo.path() / ".home").string()};
+      args.insert(args.begin(), {"lint", "--offline", "--fail-on", "never", "--"});
+      ProcessResult r = testing::run_archfit(args, o);
+      EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 3) << r.err;
+      return findings_of(r.out, cwd, repo.path());
+    };
+    std::multiset<std::string> alone;
+    for (const std::string& f : files) {
+      std::multiset<std::string> one = lint_in(repo.path(), {f});
+      alone.insert(one.begin(), one.end());
+    }
+    EXPECT_FALSE(alone.empty());
+    EXPECT_EQ(lint_in(repo.path(), files), alone);
+    EXPECT_EQ(lint_in(repo.path(), {"."}), alone);
+    std::vector<std::string> reversed(files.rbegin(), files.rend());
+    EXPECT_EQ(lint_in(repo.path(), reversed), alone);
+    std::vector<std::string> from_d;
+    for (const std::string& f : files)
+      from_d.push_back("../../" + f);
+    EXPECT_EQ(lint_in(repo.path() / "d/e", from_d), alone);
   }
 }
 
