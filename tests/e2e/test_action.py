@@ -122,6 +122,32 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(images["restore-keys"], "archfit-images-v1-Linux-")
         self.assertEqual(images["path"], os.path.join(second.home, ".cache", "archfit"))
 
+    # -- never a silent pass: the lock per file ---------------------------------------------------------
+
+    def test_locks_in_sub_directories_are_found_and_an_image_no_lock_knows_fails(self):
+        # No configuration or lock at the root: each team has its own lock.
+        os.remove(os.path.join(self.workspace, ".archfit.yaml"))
+        os.remove(os.path.join(self.workspace, "archfit.lock"))
+        for team in ("team-a", "team-b"):
+            shutil.copy(os.path.join(EXAMPLES, "archfit.lock"), os.path.join(self.workspace, team))
+        r, result = self.run_action(paths=".")
+        self.assertEqual(result.status, "failure")
+        self.assertEqual(result.outputs["exit-code"], "1")
+        report = json.load(open(result.outputs["json-file"]))
+        rules = [f["rule"] for f in report["findings"]]
+        self.assertIn("missing-arch-affinity", rules)
+        self.assertNotIn("unresolved-image", rules)
+        # team-b without its lock: its images are not checked, and the run fails saying so.
+        os.remove(os.path.join(self.workspace, "team-b", "archfit.lock"))
+        r, result = self.run_action(paths=".")
+        self.assertEqual(result.status, "failure")
+        self.assertEqual(result.outputs["exit-code"], "3")
+        report = json.load(open(result.outputs["json-file"]))
+        unresolved = [f for f in report["findings"] if f["rule"] == "unresolved-image"]
+        self.assertTrue(unresolved)
+        self.assertTrue(all(f["severity"] == "error" and f["file"].startswith("team-b/") for f in unresolved),
+                        unresolved)
+
     # -- modes ---------------------------------------------------------------------------------------------
 
     def test_lint_writes_sarif_json_annotations_and_summary_then_fails(self):

@@ -182,13 +182,31 @@ class HelmTest(unittest.TestCase):
         log = os.path.join(self.home, ".local", "state", "archfit", "post-render.log")
         text = open(log).read()                                        # ...the log says what to do
         self.assertIn('cannot resolve "registry.invalid/app:1"', text)
-        self.assertIn("run archfit lock", text)
+        self.assertIn("archfit lock --set registry.invalid/app:1=PLATFORMS", text)
         self.assertIn("shop/templates/deployment.yaml", text)
         # helm 3 shows stderr itself.
         p3 = self.helm(HELM3, "template", "r", "shop", "--set", "web=registry.invalid/app:1",
                        "--post-renderer", os.path.join(ROOT, "helm-plugin", "archfit-post-render"), check=False)
         self.assertNotEqual(p3.returncode, 0)
-        self.assertIn("run archfit lock", p3.stderr)
+        self.assertIn("archfit lock --set registry.invalid/app:1=PLATFORMS", p3.stderr)
+
+    def test_an_image_missing_from_the_lock_fails_helm_4_without_any_setting(self):
+        # helm 4 hides the plugin's stderr: a warning would never be seen, so the default fails.
+        self.install_plugin()
+        config = os.path.join(self.dir, ".archfit.yaml")
+        with open(config, "w") as f:
+            f.write("clusterPlatforms: [linux/amd64, linux/arm64]\n")
+        p = self.helm(HELM4, "template", "r", "shop", "--set", "web=registry.invalid/app:1",
+                      "--post-renderer", "archfit", check=False)
+        self.assertNotEqual(p.returncode, 0, p.stdout)
+        log = os.path.join(self.home, ".local", "state", "archfit", "post-render.log")
+        self.assertIn("an unattended run (post-render)", open(log).read())
+        # Said otherwise in the configuration: a warning, and helm goes on.
+        with open(config, "a") as f:
+            f.write("resolve:\n  onUnresolved: warn\n")
+        p = self.helm(HELM4, "template", "r", "shop", "--set", "web=registry.invalid/app:1",
+                      "--post-renderer", "archfit", check=False)
+        self.assertEqual(p.returncode, 0, p.stderr)
 
     def test_never_empty_output(self):
         empty = subprocess.run([ARCHFIT, "post-render", "--offline"], input="", cwd=self.dir, env=self.env,

@@ -155,15 +155,15 @@ class KustomizeTest(unittest.TestCase):
         p = self.kustomize(self.overlay, check=False)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn('"sideways" is not a mode; use one of affinity', p.stderr)
-        # An image the lock does not know, offline, with onUnresolved fail.
-        write(os.path.join(self.overlay, "archfit.yaml"),
-              PLUGIN_CONFIG + "resolve:\n  onUnresolved: fail\n")
+        # An image the lock does not know, offline, with no setting: a KRM function fails on it
+        # (kustomize would show no warning).
+        write(os.path.join(self.overlay, "archfit.yaml"), PLUGIN_CONFIG)
         with open(os.path.join(self.dir, "base", "deployment.yaml"), "a") as f:
             f.write("      - name: side\n        image: registry.invalid/side:1\n")
         p = self.kustomize(self.overlay, check=False)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn('cannot resolve "registry.invalid/side:1"', p.stderr)
-        self.assertIn("run archfit lock", p.stderr)
+        self.assertIn("archfit lock --set registry.invalid/side:1=PLATFORMS", p.stderr)
 
 
 if __name__ == "__main__":

@@ -158,8 +158,37 @@ class PreCommitTest(unittest.TestCase):
         self.write("deploy/new.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n  name: new\nspec:\n"
                    "  containers:\n  - name: a\n    image: registry.invalid/never/seen:1\n")
         code, out = self.hook("archfit-lint")
-        self.assertIn("unresolved-image", out)
-        self.assertIn("archfit lock", out)
+        # Not checked is a failure: the hook fails, and says how to lock the image offline.
+        self.assertNotEqual(code, 0, out)
+        self.assertIn("error unresolved-image", out)
+        self.assertIn("archfit lock --set registry.invalid/never/seen:1=PLATFORMS", out)
+
+    # -- the lock is found per file (a lock in a sub-directory, no configuration at the root) -------
+
+    def test_a_lock_in_a_sub_directory_checks_the_files_below_it(self):
+        os.makedirs(os.path.join(self.repo, "deploy"), exist_ok=True)
+        shutil.copy(os.path.join(EXAMPLES, "archfit.lock"), os.path.join(self.repo, "deploy", "archfit.lock"))
+        self.write("deploy/prom.yaml", AMD64_ONLY.format(name="search"))
+        self.write("charts/x/values.yaml", "replicas: 1\n")
+        code, out = self.hook("archfit-lint")
+        self.assertEqual(code, 1, out)
+        self.assertRegex(out, r"deploy/prom\.yaml:\d+:\d+: error missing-arch-affinity")
+        self.assertNotIn("unresolved-image", out)
+
+    def test_the_chart_hook_uses_the_lock_beside_the_chart(self):
+        self.write("charts/web/Chart.yaml", "apiVersion: v2\nname: web\nversion: 0.1.0\n")
+        self.write("charts/web/values.yaml", "replicas: 1\n")
+        self.write("charts/web/templates/deployment.yaml", AMD64_ONLY.format(name="{{ .Release.Name }}"))
+        shutil.copy(os.path.join(EXAMPLES, "archfit.lock"), os.path.join(self.repo, "charts", "web", "archfit.lock"))
+        code, out = self.hook("archfit-helm-lint")
+        self.assertEqual(code, 1, out)
+        self.assertIn("missing-arch-affinity", out)
+        self.assertNotIn("unresolved-image", out)
+        # Without it the image is not checked, and that fails too, saying so.
+        os.remove(os.path.join(self.repo, "charts", "web", "archfit.lock"))
+        code, out = self.hook("archfit-helm-lint")
+        self.assertNotEqual(code, 0, out)
+        self.assertIn("error unresolved-image", out)
 
     def test_the_chart_hook_renders_and_points_at_the_template(self):
         self.configure(".")
