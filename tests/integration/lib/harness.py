@@ -135,6 +135,10 @@ def run_archfit(args, env=None, timeout=60, cwd=None):
     full_env.pop("DOCKER_CONFIG", None)
     full_env.pop("REGISTRY_AUTH_FILE", None)
     full_env.pop("XDG_CACHE_HOME", None)
+    # Whether a run is unattended (an unresolved image fails it) is the test's choice, not the
+    # machine's: a CI runner sets CI=true.
+    for key in ("CI", "PRE_COMMIT", "ARGOCD_APP_NAME"):
+        full_env.pop(key, None)
     full_env["HOME"] = temp_dir("home")
     full_env.update(env or {})
     start = time.monotonic()
