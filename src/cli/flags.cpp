@@ -61,8 +61,8 @@ void add_input_flags(CLI::App* app, CommonFlags& flags) {
 
 std::vector<std::string> hoist_global_options(std::vector<std::string> args) {
   // Options taking a value ("--lock L" or "--lock=L"), and flags.
-  static const std::string_view kWithValue[] = {"--config",    "--lock",    "--cache-dir",
-                                                "--platforms", "--timeout", "--concurrency",
+  static const std::string_view kWithValue[] = {"--config",    "--lock",     "--cache-dir",
+                                                "--platforms", "--timeout",  "--concurrency",
                                                 "--progress",  "--stdin-dir"};
   static const std::string_view kFlags[] = {
       "--offline", "--no-offline", "-v", "--verbose", "-q", "--quiet", "--follow-symlinks"};
