@@ -173,8 +173,18 @@ class Grafter {
   }
 
   // The column new entries or items must stand at; 0 when it cannot be told.
+  // A mapping's entries stand at its first key only when that key starts its
+  // line: after an explicit key's "? " (or anything else) the key's column is
+  // not the entries'.
   std::uint32_t entry_column(const Node& m) const {
-    if (m.kind == Kind::Mapping) return node(child(m, 0)).column;
+    if (m.kind == Kind::Mapping) {
+      const Node& key = node(child(m, 0));
+      std::uint32_t start = key.span.begin;
+      while (start > 0 && text_[start - 1] != '\n')
+        --start;
+      if (!only(text_.substr(start, key.span.begin - start), " ")) return 0;
+      return key.column;
+    }
     return m.has_props ? 0 : m.column;  // a block sequence starts at its first '-'
   }
 

@@ -22,6 +22,29 @@ fs::file_time_type mtime(const fs::path& p) {
   return fs::last_write_time(p);
 }
 
+// A pod spec whose first key is explicit ("? tolerations"): its entries
+// stand at the "?", not at the key. An edit put at the key's column would
+// land in the last container; it is never reported as a fix.
+TEST(FixCommand, AnExplicitFirstKeyIsNeverEditedWrong) {
+  Project p;
+  const std::string input =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+      "    spec:\n      ? tolerations\n      : - key: a\n          operator: Exists\n"
+      "      containers:\n      - name: app\n        image: amd64only:1\n";
+  ProcessResult r = p.run({"fix", "-"}, input);
+  // Not an internal error (the grafted tree checked against a parse, as every
+  // test run does): a finding, exit 1.
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  // Either the document is unchanged and the template uneditable, or what
+  // was written parses to a pod spec with its affinity beside containers.
+  if (r.out == input) {
+    EXPECT_TRUE(contains(r.err, "uneditable-yaml")) << r.err;
+  } else {
+    EXPECT_EQ(r.out.find("        affinity:"), std::string::npos) << r.out;
+  }
+  EXPECT_EQ(p.run({"fix", "-"}, r.out).out, r.out);  // nothing more the second time
+}
+
 TEST(FixCommand, WritesInPlaceAndSaysSo) {
   Project p;
   fs::path f = p.write("app.yaml", needs_fix("app"));

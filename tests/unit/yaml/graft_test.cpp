@@ -148,6 +148,16 @@ INSTANTIATE_TEST_SUITE_P(
 
         GraftCase{
             "after_a_literal_scalar", "a:\n  b: |\n    x\n", {{"a", 1, 3, "  c: 2\n"}}, false},
+        // An explicit first key: the entries stand at its "?", not at the key's
+        // own column; lines at the key's column would join the last entry.
+        GraftCase{"first_key_explicit_at_the_keys_column",
+                  "spec:\n  ? tolerations\n  : - key: a\n  containers:\n  - name: app\n",
+                  {{"spec", 2, 5, "    affinity: {}\n"}},
+                  false},
+        GraftCase{"first_key_explicit_at_the_entries_column",
+                  "spec:\n  ? tolerations\n  : - key: a\n  containers:\n  - name: app\n",
+                  {{"spec", 2, 5, "  affinity: {}\n"}},
+                  false},
         GraftCase{"after_a_keep_scalar",
                   "a:\n  b: |+\n    x\n\nz: 0\n",
                   {{"a", 1, 4, "  c: 2\n"}},
