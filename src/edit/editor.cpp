@@ -287,6 +287,10 @@ class DocumentEditor::Session {
         merged.set(entry.first, entry.second);
       return replace(mapping, merged);
     }
+    // An explicit first key ("? key" with its ":" on the next line) stands
+    // after its "?": the entries' column is not the key's.
+    if (at_.colon_after(mapping.key(0)) == kNoPosition)
+      return (void)fail(explicit_key_message(mapping.key(0)));
     int c = entry_column(mapping);
     std::string out;
     for (const Value::Entry& entry : entries) {

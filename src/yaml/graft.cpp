@@ -173,16 +173,20 @@ class Grafter {
   }
 
   // The column new entries or items must stand at; 0 when it cannot be told.
-  // A mapping's entries stand at its first key only when that key starts its
-  // line: after an explicit key's "? " (or anything else) the key's column is
-  // not the entries'.
+  // A mapping's entries stand at its first key only when nothing but blanks
+  // and sequence dashes come before that key on its line (`- name: x`): after
+  // an explicit key's "? " the key's column is not the entries'.
   std::uint32_t entry_column(const Node& m) const {
     if (m.kind == Kind::Mapping) {
       const Node& key = node(child(m, 0));
       std::uint32_t start = key.span.begin;
       while (start > 0 && text_[start - 1] != '\n')
         --start;
-      if (!only(text_.substr(start, key.span.begin - start), " ")) return 0;
+      for (std::uint32_t i = start; i < key.span.begin; ++i) {
+        char c = text_[i];
+        if (c == ' ') continue;
+        if (c != '-' || i + 1 >= key.span.begin || text_[i + 1] != ' ') return 0;
+      }
       return key.column;
     }
     return m.has_props ? 0 : m.column;  // a block sequence starts at its first '-'
