@@ -82,7 +82,7 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
     std::cerr << kUnresolvedFailure << '\n';
     return kUnresolved;
   }
-  return changed > 0 ? kChangesOrFindings : kOk;
+  return changed > 0 || run.faults > 0 ? kChangesOrFindings : kOk;
 }
 
 int run_fix(const FixOptions& o) {
@@ -141,8 +141,8 @@ int run_fix(const FixOptions& o) {
     }
     write_changed_files(o, run);
     // Exactly when lint reports a finding fix would fix: what fix cannot fix
-    // is lint's to report.
-    return changed > 0 ? kChangesOrFindings : kOk;
+    // is lint's to report. What archfit could not read it could not check.
+    return changed > 0 || run.faults > 0 ? kChangesOrFindings : kOk;
   }
 
   // All files or none: every replacement is prepared beside its file first,
@@ -177,8 +177,9 @@ int run_fix(const FixOptions& o) {
       return kUsageOrInput;
     }
   }
+  // A stream that could not be read is not passed on.
   for (const run::FileResult& file : run.files) {
-    if (file.input.is_stdin) write_stdout(file.output_parts());
+    if (file.input.is_stdin && !file.stopped) write_stdout(file.output_parts());
   }
   std::size_t i = 0;
   for (const run::FileResult& file : run.files) {

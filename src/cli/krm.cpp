@@ -121,7 +121,11 @@ class ItemFiles {
       std::string_view doc = split.document(stream, i);
       if (doc.find("config.kubernetes.io/") == std::string_view::npos) continue;
       try {
-        yaml::Tree tree = yaml::parse_document(doc);
+        // Read as it is: an item with a key given twice is reported on its
+        // file too.
+        yaml::Limits as_is;
+        as_is.reject_duplicate_keys = false;
+        yaml::Tree tree = yaml::parse_document(doc, 0, as_is);
         ItemFile file{annotation(tree.root(), "config.kubernetes.io/path",
                                  "internal.config.kubernetes.io/path"),
                       annotation(tree.root(), "config.kubernetes.io/index",
@@ -161,19 +165,22 @@ std::string result_json(const placement::Finding& f, const ItemFile& file) {
   str(f.message);
   w.Key("severity");
   str(placement::severity_name(f.severity));
-  w.Key("resourceRef");
-  w.StartObject();
-  w.Key("apiVersion");
-  str(f.resource.api_version);
-  w.Key("kind");
-  str(f.resource.kind);
-  w.Key("name");
-  str(f.resource.name);
-  if (!f.resource.namespace_name.empty()) {
-    w.Key("namespace");
-    str(f.resource.namespace_name);
+  // A document archfit could not read may not say what it is.
+  if (!f.resource.kind.empty()) {
+    w.Key("resourceRef");
+    w.StartObject();
+    w.Key("apiVersion");
+    str(f.resource.api_version);
+    w.Key("kind");
+    str(f.resource.kind);
+    w.Key("name");
+    str(f.resource.name);
+    if (!f.resource.namespace_name.empty()) {
+      w.Key("namespace");
+      str(f.resource.namespace_name);
+    }
+    w.EndObject();
   }
-  w.EndObject();
   if (!f.field_path.empty()) {
     // The path within the item, not within the ResourceList.
     std::string_view path = f.field_path;
@@ -308,11 +315,8 @@ int run_krm(const KrmOptions& o) {
   };
   yaml::Tree whole;  // the list parsed as one document, when the items did not read alone
   yaml::NodeRef whole_root;
-  run::RunResult run;
-  try {
-    run = analyse();
-  } catch (const Error& e) {
-    if (!split || e.kind() != ErrorKind::Input) throw;
+  run::RunResult run = analyse();
+  if (split && run.files.at(0).stopped) {
     // An item that does not read alone (an alias to another item's anchor):
     // the list as one document, which also places an error at its line.
     split.reset();

@@ -131,6 +131,12 @@ int run_post_render(const PostRenderOptions& o) {
                  << " at --fail-on " << o.fail_on << " or worse\n";
       return fail_with(kChangesOrFindings);
     }
+    // What archfit could not read was not checked: never a pass.
+    if (run.faults > 0) {
+      said.out() << "archfit: " << run.faults << (run.faults == 1 ? " fault" : " faults")
+                 << " in the rendered manifests (above): archfit could not read what they hold\n";
+      return fail_with(kChangesOrFindings);
+    }
     write_stderr(said.content());
     const run::FileResult& stream = run.files.at(0);
     std::vector<std::string_view> parts =

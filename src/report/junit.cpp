@@ -58,7 +58,11 @@ std::string xml(std::string_view text, bool attribute = false) {
   return out;
 }
 
-std::string case_name(const placement::ResourceRef& r) {
+// A workload's kind and name; a document that does not say what it is (one
+// archfit could not read) by its place in the file.
+std::string case_name(const WorkloadSeen& w) {
+  const placement::ResourceRef& r = w.resource;
+  if (r.kind.empty()) return "document " + std::to_string(w.document + 1);
   return r.kind + " " + (r.namespace_name.empty() ? "" : r.namespace_name + "/") + r.name;
 }
 
@@ -133,8 +137,8 @@ class JunitWriter : public Writer {
     s << "  <testsuite name=\"" << xml(file_) << "\" tests=\"" << cases_.size() << "\" failures=\""
       << failed << "\" errors=\"0\" skipped=\"0\">\n";
     for (const Case& c : cases_) {
-      s << "    <testcase classname=\"" << xml(file_) << "\" name=\""
-        << xml(case_name(c.workload.resource)) << "\" file=\"" << xml(file_) << "\"";
+      s << "    <testcase classname=\"" << xml(file_) << "\" name=\"" << xml(case_name(c.workload))
+        << "\" file=\"" << xml(file_) << "\"";
       if (c.workload.line > 0) s << " line=\"" << c.workload.line << "\"";
       if (c.failures.empty() && c.out.empty()) {
         s << "/>\n";

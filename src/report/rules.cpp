@@ -59,6 +59,17 @@ constexpr std::array kRules = {
          "is an alias or a merge key's value, or uses a construct archfit does not edit (an "
          "explicit key). What fix would have written is reported so that a person can write "
          "it."},
+    Rule{"invalid-document", Severity::Error, false,
+         "A document the API server would refuse; archfit leaves it as it is",
+         "A key given twice in one mapping, a node pool, PodDistributor or pull secret that is "
+         "malformed, a value of the wrong type, or a limit archfit keeps (nesting, aliases): "
+         "the fault is confined to the document, which archfit neither analyses nor edits. "
+         "The file's other documents and the other files are processed as usual."},
+    Rule{"unreadable-file", Severity::Error, false,
+         "archfit could not read the file and left all of it as it is",
+         "A YAML syntax error, bytes that are not UTF-8 text, a file larger than the limit or "
+         "one that cannot be opened. Nothing of the file is edited (findings of documents "
+         "before the fault are reported); the other files are processed as usual."},
     Rule{"mutable-tag", Severity::Info, false, "An image is referenced by a tag without a digest",
          "A tag can be moved to an image built for other platforms; the placement archfit "
          "computed is then out of date until the next run. Pin a digest where that matters."},

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <deque>
 #include <exception>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -15,6 +16,7 @@
 #include <archfit/manifest/source.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/pools/read.hpp>
+#include <archfit/pools/spread.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/image_answer.hpp>
@@ -51,7 +53,8 @@ struct Work {
   bool unresolved_failure = false;
   std::vector<manifest::PullSecret> secrets;  // first pass only
   std::vector<WantCollector::Use> uses;       // images only a registry can answer
-  std::exception_ptr error;
+  std::optional<placement::Finding> stop;     // what stops reading the file here
+  std::exception_ptr error;                   // a bug or a setting: fails the run
 };
 
 // A document of a file and what became of it.
@@ -72,10 +75,56 @@ enum class Mode { Full, CollectImages };
 constexpr std::size_t kWindow = 512;
 constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
 
+// The object a document that archfit refuses is about, as far as it can
+// tell: the document read as it is (a repeated key's last value wins).
+placement::ResourceRef object_of(const yaml::DocumentText& doc) {
+  try {
+    yaml::Limits as_is;
+    as_is.reject_duplicate_keys = false;
+    yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line, as_is);
+    yaml::NodeRef root = tree.root().resolved();
+    auto text = [](yaml::NodeRef n) {
+      n = n.resolved();
+      return n.is_scalar() ? std::string(n.scalar()) : std::string();
+    };
+    yaml::NodeRef metadata = root.get("metadata").resolved();
+    return placement::ResourceRef{text(root.get("apiVersion")), text(root.get("kind")),
+                                  text(metadata.get("name")), text(metadata.get("namespace"))};
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+// An error finding for a fault in the input: `unreadable-file` stops its
+// file, `invalid-document` only its document (docs/rules.md).
+placement::Finding fault_finding(std::string_view rule, const std::string& file,
+                                 std::uint32_t document, const Error& e) {
+  placement::Finding f;
+  f.rule = std::string(rule);
+  f.severity = placement::Severity::Error;
+  f.file = file;
+  f.document = document;
+  f.line = e.where().line;
+  f.column = e.where().column;
+  f.message = e.message() + (rule == "unreadable-file" ? "; archfit leaves the whole file as it is"
+                                                       : "; archfit leaves this document as it is");
+  return f;
+}
+
 unsigned worker_count() {
   unsigned n = std::thread::hardware_concurrency();
   return std::clamp(n, 1u, 8u);
 }
+
+// Where a file's documents set aside begin, and where reading it stopped.
+struct Resume {
+  bool set_aside = false;
+  std::uint32_t offset = 0;
+  std::uint32_t first_line = 0;
+  std::uint32_t index = 0;
+  std::uint32_t stop_index = std::numeric_limits<std::uint32_t>::max();
+  std::optional<placement::Finding> stop;  // reported after the set-aside documents
+};
 
 // Runs the documents of every file through discovery, placement and editing,
 // a window of documents at a time, and hands on what each yields in document
@@ -114,20 +163,26 @@ class Pipeline {
     }
   }
 
-  void first_pass(FileResult& file) {
+  // `unread`: why the file could not be read at all, if it could not.
+  void first_pass(FileResult& file, std::optional<placement::Finding> unread) {
     Resume& resume = resumes_.emplace_back();
-    if (waiting_) resume = Resume{true, 0, 0, 0};
+    if (waiting_) resume.set_aside = true;
+    if (unread) return stop(file, resume, std::move(*unread), 0);
     yaml::StreamSplitter split(file.original);
     std::uint32_t index = 0;
-    while (fill(split, index)) {
+    while (fill(split, index, resume.stop_index)) {
       Mode mode = waiting_ ? Mode::CollectImages : Mode::Full;
       parallel_for(window_.size(), workers_,
                    [&](std::size_t i) { analyze(file, window_[i], mode, true); });
       for (Piece& piece : window_) {
-        collect(file, piece);
+        if (!collect(file, piece))
+          return stop(file, resume, std::move(*piece.work.stop), piece.index);
         if (!waiting_ && piece.work.outcome == Outcome::Deferred) {
           waiting_ = true;
-          resume = Resume{true, piece.doc.offset, piece.doc.first_line, piece.index};
+          resume.set_aside = true;
+          resume.offset = piece.doc.offset;
+          resume.first_line = piece.doc.first_line;
+          resume.index = piece.index;
         }
         if (!waiting_) finish(file, piece);
       }
@@ -148,7 +203,7 @@ class Pipeline {
       FileResult& file = run_.files[f];
       yaml::StreamSplitter split(file.original, resume.offset, resume.first_line);
       std::uint32_t index = resume.index;
-      while (fill(split, index)) {
+      while (fill(split, index, resume.stop_index)) {
         parallel_for(window_.size(), workers_,
                      [&](std::size_t i) { analyze(file, window_[i], Mode::Full, false); });
         for (Piece& piece : window_) {
@@ -156,15 +211,20 @@ class Pipeline {
           finish(file, piece);
         }
       }
+      // The documents before the fault are reported; the file stays as it is.
+      if (resume.stop) {
+        report(*resume.stop);
+        file.edits = Splices();
+      }
     }
   }
 
  private:
-  // The next window of documents; false at the end of the stream.
-  bool fill(yaml::StreamSplitter& split, std::uint32_t& index) {
+  // The next window of documents, up to the one at `end`; false at the end.
+  bool fill(yaml::StreamSplitter& split, std::uint32_t& index, std::uint32_t end) {
     window_.clear();
     std::size_t bytes = 0;
-    while (window_.size() < kWindow && bytes < kWindowBytes) {
+    while (window_.size() < kWindow && bytes < kWindowBytes && index < end) {
       std::optional<yaml::DocumentText> doc = split.next();
       if (!doc) break;
       Piece& piece = window_.emplace_back();
@@ -175,17 +235,40 @@ class Pipeline {
     return !window_.empty();
   }
 
-  // What every document analysed gives the run, final or not: the first
-  // error of a file is the one reported; pull secrets and images to resolve.
-  void collect(FileResult& file, Piece& piece) {
+  // What every document analysed gives the run, final or not: pull secrets
+  // and images to resolve. False when reading the file stops there.
+  bool collect(FileResult& file, Piece& piece) {
     Work& w = piece.work;
     if (w.error) std::rethrow_exception(w.error);
+    if (w.stop) return false;
     if (w.counted) ++file.documents;
     if (w.object) ++file.objects;
     WantCollector& wants = wants_[file.setting];
     if (!w.secrets.empty()) wants.add_secrets(w.secrets, file.input.name);
     for (WantCollector::Use& use : w.uses)
       wants.add_use(std::move(use));
+    return true;
+  }
+
+  // A file that cannot be read on from document `index`: nothing of it is
+  // written. Its finding comes after those of the documents before it, which
+  // may still wait for the registry.
+  void stop(FileResult& file, Resume& resume, placement::Finding why, std::uint32_t index) {
+    file.stopped = true;
+    file.edits = Splices();
+    resume.stop_index = index;
+    if (resume.set_aside) {
+      resume.stop = std::move(why);
+    } else {
+      report(why);
+    }
+  }
+
+  void report(const placement::Finding& f) {
+    if (is_fault(f)) ++run_.faults;
+    run_.counts.add(f.severity);
+    if (!f.fixable && f.severity == placement::Severity::Error) ++run_.unfixable_errors;
+    sink_.finding(f);
   }
 
   // Folds a final document's work into the run, in document order.
@@ -197,11 +280,8 @@ class Pipeline {
     for (const report::WorkloadSeen& seen : w.seen)
       sink_.workload(seen);
     report::sort_findings(w.findings);
-    for (const placement::Finding& f : w.findings) {
-      run_.counts.add(f.severity);
-      if (!f.fixable && f.severity == placement::Severity::Error) ++run_.unfixable_errors;
-      sink_.finding(f);
-    }
+    for (const placement::Finding& f : w.findings)
+      report(f);
     append(file, piece);
   }
 
@@ -223,7 +303,21 @@ class Pipeline {
           });
         }
       } catch (const Error& e) {
-        throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+        // A fault in the input: the file stops at what cannot be read; what
+        // is confined to the document is a finding on it, which is left as
+        // it is. Anything else (a bug) fails the run.
+        if (e.kind() == ErrorKind::Syntax) {
+          w = Work();
+          w.stop = fault_finding("unreadable-file", file.input.name, piece.index, e);
+        } else if (e.kind() == ErrorKind::Input) {
+          w = Work();
+          w.counted = w.object = first;
+          placement::Finding f = fault_finding("invalid-document", file.input.name, piece.index, e);
+          f.resource = object_of(piece.doc);
+          w.findings.push_back(std::move(f));
+        } else {
+          throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+        }
       }
     } catch (...) {
       w.error = std::current_exception();
@@ -274,6 +368,11 @@ class Pipeline {
       if (!pool.text || task_ == Task::Lint || *pool.text == doc.text) return Outcome::Unchanged;
       work.edited = std::move(*pool.text);
       return Outcome::Changed;
+    }
+    // A PodDistributor that cannot be read was left out of the spreads; here
+    // it throws again, to be reported on its document.
+    if (mode == Mode::Full && pools::may_hold_distributors(doc.text)) {
+      static_cast<void>(pools::read_distributor(tree.root()));
     }
     std::vector<manifest::Workload> workloads = manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
@@ -427,14 +526,6 @@ class Pipeline {
     return removed;
   }
 
-  // Where a file's documents set aside begin.
-  struct Resume {
-    bool set_aside = false;
-    std::uint32_t offset = 0;
-    std::uint32_t first_line = 0;
-    std::uint32_t index = 0;
-  };
-
   const std::vector<Setting>& settings_;
   Task task_;
   const RunSink& sink_;
@@ -476,6 +567,10 @@ ArchLookup local_archs(const Setting& setting) {
 
 }  // namespace
 
+bool is_fault(const placement::Finding& f) {
+  return f.rule == "invalid-document" || f.rule == "unreadable-file";
+}
+
 Input Input::in_memory(std::string name, std::string text) {
   Input input;
   input.file.name = std::move(name);
@@ -514,20 +609,25 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
                    [](const Input* a, const Input* b) { return a->file.name < b->file.name; });
   RunResult run;
   run.files.reserve(inputs.size());  // pieces point into the files' text
+  // Why a file could not be read, for each that could not: it is reported,
+  // and the others go on.
+  std::vector<std::optional<placement::Finding>> unread(inputs.size());
   for (Input* input : ordered) {
     FileResult& file = run.files.emplace_back();
     file.input = input->file;
     file.setting = input->setting;
-    if (!input->text) {
-      file.original = manifest::read_input(input->file, &file.identity);
-      continue;
-    }
-    file.original = std::move(*input->text);
-    input->text.reset();
     try {
+      if (!input->text) {
+        file.original = manifest::read_input(input->file, &file.identity);
+        continue;
+      }
+      file.original = std::move(*input->text);
+      input->text.reset();
       yaml::check_encoding(file.original);
     } catch (const Error& e) {
-      throw e.in_file(input->file.name);
+      if (e.kind() != ErrorKind::Input && e.kind() != ErrorKind::Syntax) throw;
+      // A text held in memory stays: front ends give it back as it came.
+      unread[run.files.size() - 1] = fault_finding("unreadable-file", file.input.name, 0, e);
     }
   }
   // Every file is read before any is analysed: a node pool, a PodDistributor
@@ -558,8 +658,8 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
               contains(file.original, kSplitAnnotation);
   if (spreads) with_spread.analyzers.push_back(&spread);
   Pipeline pipeline(settings, task, sink, with_spread, run, stream, world);
-  for (FileResult& file : run.files)
-    pipeline.first_pass(file);
+  for (std::size_t i = 0; i < run.files.size(); ++i)
+    pipeline.first_pass(run.files[i], std::move(unread[i]));
   pipeline.second_pass();
   // A file that was split is one change of the whole file.
   for (std::size_t i = 0; i < run.files.size(); ++i) {

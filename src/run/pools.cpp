@@ -289,7 +289,9 @@ std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
           out.push_back(std::move(p));
         }
       } catch (const Error& e) {
-        throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+        // A pool that cannot be read is no pool: the run reports it where it
+        // analyses the document.
+        if (!e.in_input()) throw e.where().file.empty() ? e.in_file(file.input.name) : e;
       }
     }
   }

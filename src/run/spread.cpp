@@ -132,79 +132,77 @@ placement::Finding finding(std::string rule, std::string message, const Document
   return f;
 }
 
-// Takes every split of the text out: pieces after the first are dropped,
-// the first gets its Deployment back.
-std::string merge(std::string_view text) {
+// Each document of the stream as `edit` gives it (nothing: as it is). A
+// document with a fault in it stays as it is: the run reports the fault where
+// it analyses the document.
+template <typename Edit>
+std::string rewrite(std::string_view text, const Edit& edit) {
   std::string out;
   yaml::StreamSplitter split(text);
   while (std::optional<yaml::DocumentText> doc = split.next()) {
-    if (!doc->has_content || doc->text.find(kSplitAnnotation) == std::string_view::npos) {
+    std::optional<std::string> changed;
+    try {
+      changed = edit(*doc);
+    } catch (const Error& e) {
+      if (!e.in_input()) throw;
+    }
+    if (changed) {
+      out += *changed;
+    } else {
       out += doc->text;
-      continue;
     }
-    yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
-    std::optional<Record> r = record_of(tree.root());
-    if (!r) {
-      out += doc->text;
-      continue;
-    }
-    if (r->piece > 1) continue;
-    std::optional<std::string> undone;
-    if (std::optional<std::string> restored = restore_scalars(tree, *r)) {
-      yaml::Tree back = yaml::parse_document(*restored, doc->first_line);
-      undone = apply(back, doc->first_line, unsplit_changes(*r));
-    }
-    out += undone ? *undone : std::string(doc->text);
   }
   return out;
 }
 
-std::string split(std::string_view text, const SpreadWorld& world, const ArchLookup& archs) {
-  std::string out;
-  yaml::StreamSplitter splitter(text);
-  while (std::optional<yaml::DocumentText> doc = splitter.next()) {
-    bool candidate = doc->has_content && may_spread(doc->text, world);
-    if (!candidate || (!doc->text.ends_with('\n'))) {
-      out += doc->text;
-      continue;
-    }
-    yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
-    std::vector<manifest::Workload> workloads =
-        manifest::discover(tree, manifest::KindTable::defaults());
-    if (workloads.size() != 1 || record_of(tree.root())) {
-      out += doc->text;
-      continue;
-    }
-    Plan plan = plan_of(workloads[0], world, archs);
-    if (plan.pieces.empty()) {
-      out += doc->text;
-      continue;
-    }
-    // Pieces after the first start at the document's `---` line (comments
-    // before it stay with the first piece, where a later merge finds them).
-    std::size_t marker = 0;
-    if (doc->explicit_start) {
-      while (marker < doc->text.size() && !doc->text.substr(marker).starts_with("---"))
-        marker = doc->text.find('\n', marker) + 1;
-    }
-    std::string pieces;
-    bool ok = true;
-    for (std::size_t k = 0; k < plan.pieces.size() && ok; ++k) {
-      std::optional<std::string> piece =
-          apply(tree, doc->first_line, split_changes(workloads[0], plan, k));
-      ok = piece.has_value();
-      if (!ok) break;
-      if (k == 0) {
-        pieces += *piece;
-      } else if (doc->explicit_start) {
-        pieces.append(*piece, marker);
-      } else {
-        pieces += "---\n" + *piece;
-      }
-    }
-    out += ok ? pieces : std::string(doc->text);
+// Takes a split out of one document: pieces after the first are dropped,
+// the first gets its Deployment back.
+std::optional<std::string> merge_document(const yaml::DocumentText& doc) {
+  if (!doc.has_content || doc.text.find(kSplitAnnotation) == std::string_view::npos) {
+    return std::nullopt;
   }
-  return out;
+  yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
+  std::optional<Record> r = record_of(tree.root());
+  if (!r) return std::nullopt;
+  if (r->piece > 1) return std::string();
+  std::optional<std::string> restored = restore_scalars(tree, *r);
+  if (!restored) return std::nullopt;
+  yaml::Tree back = yaml::parse_document(*restored, doc.first_line);
+  return apply(back, doc.first_line, unsplit_changes(*r));
+}
+
+// One document as the pieces of its split, when it is split.
+std::optional<std::string> split_document(const yaml::DocumentText& doc, const SpreadWorld& world,
+                                          const ArchLookup& archs) {
+  bool candidate = doc.has_content && may_spread(doc.text, world);
+  if (!candidate || !doc.text.ends_with('\n')) return std::nullopt;
+  yaml::Tree tree = yaml::parse_document(doc.text, doc.first_line);
+  std::vector<manifest::Workload> workloads =
+      manifest::discover(tree, manifest::KindTable::defaults());
+  if (workloads.size() != 1 || record_of(tree.root())) return std::nullopt;
+  Plan plan = plan_of(workloads[0], world, archs);
+  if (plan.pieces.empty()) return std::nullopt;
+  // Pieces after the first start at the document's `---` line (comments
+  // before it stay with the first piece, where a later merge finds them).
+  std::size_t marker = 0;
+  if (doc.explicit_start) {
+    while (marker < doc.text.size() && !doc.text.substr(marker).starts_with("---"))
+      marker = doc.text.find('\n', marker) + 1;
+  }
+  std::string pieces;
+  for (std::size_t k = 0; k < plan.pieces.size(); ++k) {
+    std::optional<std::string> piece =
+        apply(tree, doc.first_line, split_changes(workloads[0], plan, k));
+    if (!piece) return std::nullopt;
+    if (k == 0) {
+      pieces += *piece;
+    } else if (doc.explicit_start) {
+      pieces.append(*piece, marker);
+    } else {
+      pieces += "---\n" + *piece;
+    }
+  }
+  return pieces;
 }
 
 }  // namespace
@@ -245,7 +243,9 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
                                   text_of(field(target, "name")));
         }
       } catch (const Error& e) {
-        throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+        // A PodDistributor that cannot be read spreads nothing: the run
+        // reports it where it analyses the document.
+        if (!e.in_input()) throw e.where().file.empty() ? e.in_file(file.input.name) : e;
       }
     }
   }
@@ -266,8 +266,11 @@ bool may_spread(std::string_view text, const SpreadWorld& world) {
 std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,
                                     const ArchLookup& archs) {
   if (task == Task::Lint || !may_spread(text, world)) return std::nullopt;
-  std::string merged = merge(text);
-  std::string out = task == Task::Remove ? std::move(merged) : split(merged, world, archs);
+  std::string merged = rewrite(text, merge_document);
+  std::string out = task == Task::Remove ? std::move(merged)
+                                         : rewrite(merged, [&](const yaml::DocumentText& doc) {
+                                             return split_document(doc, world, archs);
+                                           });
   if (out == text) return std::nullopt;
   return out;
 }

@@ -106,7 +106,7 @@ class TreeBuilder {
           return std::move(tree_);
         case YAML_DOCUMENT_START_EVENT:
           if (seen_document) {
-            fail(ErrorKind::Input, "cannot parse YAML: more than one document in one piece",
+            fail(ErrorKind::Syntax, "cannot parse YAML: more than one document in one piece",
                  location(event->start_mark));
           }
           seen_document = true;
@@ -208,7 +208,7 @@ class TreeBuilder {
     std::string name = reinterpret_cast<const char*>(event.data.alias.anchor);
     auto it = anchors_.find(name);
     if (it == anchors_.end()) {
-      fail(ErrorKind::Input,
+      fail(ErrorKind::Syntax,
            "cannot parse YAML: alias *" + name + " refers to an anchor &" + name +
                " that is not defined before it",
            location(event.start_mark));
@@ -312,7 +312,7 @@ class TreeBuilder {
                    std::to_string(p->context_mark.column + 1) + ")";
       }
     }
-    fail(ErrorKind::Input, std::move(message), location(p->problem_mark));
+    fail(ErrorKind::Syntax, std::move(message), location(p->problem_mark));
   }
 
   std::string_view text_;

@@ -41,6 +41,21 @@ class Refused(Exception):
     """archfit refused the input (exit 2, naming where): no report to check."""
 
 
+FAULTS = ("invalid-document", "unreadable-file")
+
+
+def faulted(workdir, input_name, extra):
+    """Whether the JSON report of the input has a fault finding."""
+    env = dict(os.environ, ARCHFIT_CONFIG="", HOME=workdir, ARCHFIT_CACHE_DIR=os.path.join(workdir, "cache"))
+    args = [ARCHFIT, "lint", "--offline", "--fail-on", "never", "--format", "json", *extra, input_name]
+    r = subprocess.run(args, cwd=workdir, env=env, capture_output=True)
+    try:
+        findings = json.loads(r.stdout)["findings"]
+    except ValueError:
+        return False
+    return any(f["rule"] in FAULTS for f in findings)
+
+
 def lint(workdir, input_name, fmt, extra=()):
     env = dict(os.environ, ARCHFIT_CONFIG="", HOME=workdir, ARCHFIT_CACHE_DIR=os.path.join(workdir, "cache"))
     args = [ARCHFIT, "lint", "--offline", "--fail-on", "never", "--format", fmt, *extra, input_name]
@@ -48,9 +63,19 @@ def lint(workdir, input_name, fmt, extra=()):
     err = r.stderr.decode(errors="replace")
     if r.returncode == 2 and err.startswith(input_name + ":") and not r.stdout:
         raise Refused(err.strip())
-    if r.returncode != 0:
+    out = r.stdout.decode("utf-8")
+    # A document or file archfit could not read is never a pass, whatever
+    # --fail-on says: exit 1, with the fault in the report.
+    if fmt == "json":
+        try:
+            has_fault = any(f["rule"] in FAULTS for f in json.loads(out)["findings"])
+        except ValueError:
+            has_fault = False
+    else:
+        has_fault = r.returncode == 1 and faulted(workdir, input_name, extra)
+    if r.returncode != (1 if has_fault else 0):
         fail(f"{workdir}: {' '.join(args[1:])} exited {r.returncode}: {err}")
-    return r.stdout.decode("utf-8")
+    return out
 
 
 def check_case(name, workdir, input_name, extra, sarif_dir):
@@ -106,9 +131,11 @@ def check_case(name, workdir, input_name, extra, sarif_dir):
     # archfit checks, but not workloads.
     pools = {(f["file"], f["document"], f["resource"]["kind"], f["resource"]["name"])
              for f in findings if f["resource"]["kind"] in ("NodePool", "Provisioner", "ClusterConfig")}
-    if tests != data["summary"]["workloads"] + len(pools):
-        fail(f"{name}: junit has {tests} test cases for {data['summary']['workloads']} workloads "
-             f"and {len(pools)} pools with findings")
+    # ... and per document archfit could not read, which is no workload.
+    faults = {(f["file"], f["document"]) for f in findings if f["rule"] in FAULTS}
+    if tests != data["summary"]["workloads"] + len(pools) + len(faults):
+        fail(f"{name}: junit has {tests} test cases for {data['summary']['workloads']} workloads, "
+             f"{len(pools)} pools with findings and {len(faults)} faults")
     failing_findings = sum(1 for f in findings if f["severity"] != "info")
     failure_elements = len(suites.findall("testsuite/testcase/failure"))
     if failure_elements != failing_findings:

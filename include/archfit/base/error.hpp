@@ -25,7 +25,8 @@ namespace archfit {
 enum class ErrorKind {
   Usage,       // bad flags or arguments (exit 2)
   Config,      // invalid configuration or lock file (exit 2)
-  Input,       // unreadable or invalid manifests (exit 2)
+  Input,       // invalid input; in a manifest, confined to its document (exit 2)
+  Syntax,      // text that cannot be read as YAML at all: stops its file (exit 2)
   Resolution,  // an image could not be resolved (exit 3 when onUnresolved is fail)
   Internal,    // a bug: an invariant did not hold (exit 2)
 };
@@ -45,6 +46,9 @@ class Error : public std::runtime_error {
   Error(ErrorKind kind, std::string message, Location where = {});
 
   ErrorKind kind() const { return kind_; }
+  // A fault of the input (Input or Syntax), which a run isolates to its
+  // document or file, rather than a failure of the run.
+  bool in_input() const { return kind_ == ErrorKind::Input || kind_ == ErrorKind::Syntax; }
   const Location& where() const { return where_; }
   // The message without the location prefix.
   const std::string& message() const { return message_; }

@@ -71,6 +71,10 @@ struct FileResult {
   // file with documents but no objects is not a manifest: front ends say so).
   std::size_t documents = 0;
   std::size_t objects = 0;
+  // Reading it stopped at a fault (a YAML syntax error, bytes that are not
+  // text, a file that cannot be opened), reported as `unreadable-file`: it has
+  // no edits.
+  bool stopped = false;
 
   bool changed() const { return !edits.empty(); }
   // The new content, in pieces or whole.
@@ -82,6 +86,9 @@ struct RunResult {
   std::vector<FileResult> files;     // by name: the order findings are reported in
   report::Counts counts;             // of every finding reported
   std::size_t unfixable_errors = 0;  // findings of severity error that fix does not fix
+  // Documents and files archfit could not read (`invalid-document`,
+  // `unreadable-file`): never a pass, whatever --fail-on says.
+  std::size_t faults = 0;
   std::size_t workloads = 0;
   std::size_t templates = 0;
   // An image could not be resolved and resolve.onUnresolved is fail.
@@ -101,6 +108,10 @@ struct RunOptions {
   bool split = true;
 };
 
+// A finding that says a document or file could not be read (`invalid-document`,
+// `unreadable-file`).
+bool is_fault(const placement::Finding& f);
+
 // Receives what each document yields once it is final, in report order:
 // files by name, then documents; a document's workloads, then its findings by
 // line, column and rule. The run keeps none of them, so that its memory
@@ -117,7 +128,11 @@ struct Setting {
   resolve::Resolver* resolver;
 };
 
-// Throws Error(Input) with file:line:col for unreadable or invalid input.
+// A fault in the input is a finding, not an error: `invalid-document` when
+// it is confined to a document (which is left as it is), `unreadable-file`
+// when reading the file cannot go on (FileResult::stopped). The other
+// documents and files are processed as usual (docs/robustness.md). Throws
+// only for what fails the whole run: a bug, or a setting that names no input.
 // The inputs are taken by value: an in-memory text moves into its
 // FileResult instead of being copied (a ResourceList of 100 MiB is held once).
 RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& settings, Task task,

@@ -179,23 +179,26 @@ TEST(FixCommand, RemoveTakesOutWhatFixAdded) {
   EXPECT_EQ(read_file(f), input);
 }
 
-TEST(FixCommand, InvalidYamlNamesFileLineAndColumnAndWritesNothing) {
+// A syntax error stops its file, named at its place; the other files are
+// fixed and written.
+TEST(FixCommand, ASyntaxErrorStopsOnlyItsFile) {
   Project p;
   std::string good = needs_fix("good");
   fs::path a = p.write("a.yaml", good);
   fs::path b = p.write("b.yaml", needs_fix("b") + "---\nitems: [1, 2\n");
   ProcessResult r = p.run({"fix", "a.yaml", "b.yaml"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "b.yaml:13:1: cannot parse YAML")) << r.err;
-  EXPECT_TRUE(contains(r.err, "no file was written")) << r.err;
-  // a.yaml needed a change too, but a run with bad input writes nothing.
-  EXPECT_EQ(read_file(a), good);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.err, "b.yaml:13:1: error unreadable-file: cannot parse YAML")) << r.err;
+  EXPECT_TRUE(contains(r.err, "archfit leaves the whole file as it is")) << r.err;
+  EXPECT_TRUE(contains(r.err, "fixed a.yaml")) << r.err;
+  EXPECT_NE(read_file(a), good);
   EXPECT_EQ(read_file(b), needs_fix("b") + "---\nitems: [1, 2\n");
 }
 
-// Input archfit cannot edit byte for byte is refused the same way by lint
-// and fix, naming where, and nothing is written.
-TEST(FixCommand, UnsupportedEncodingsAndKeysGivenTwiceAreInputErrors) {
+// Input archfit cannot read, or a document it cannot edit byte for byte, is
+// reported the same way by lint and fix, naming where; the other file is
+// fixed, and nothing of the bad one is written.
+TEST(FixCommand, UnsupportedEncodingsAndKeysGivenTwiceAreFindings) {
   struct Bad {
     const char* name;
     std::string text;
@@ -208,38 +211,42 @@ TEST(FixCommand, UnsupportedEncodingsAndKeysGivenTwiceAreInputErrors) {
   }
   std::string crlf_lone = "apiVersion: v1\r\nkind: Pod\rmetadata: {}\r\n";
   const Bad cases[] = {
-      {"utf16_bom", "\xFF\xFE" + utf16, "1:1: the file is UTF-16"},
-      {"utf32_bom", std::string("\xFF\xFE\0\0a\0\0\0", 8), "1:1: the file is UTF-32"},
-      {"utf16_without_bom", utf16, "1:2: the file holds a NUL byte"},
-      {"lone_cr", crlf_lone, "2:10: a line ends with a lone carriage return"},
+      {"utf16_bom", "\xFF\xFE" + utf16, "1:1: error unreadable-file: the file is UTF-16"},
+      {"utf32_bom", std::string("\xFF\xFE\0\0a\0\0\0", 8),
+       "1:1: error unreadable-file: the file is UTF-32"},
+      {"utf16_without_bom", utf16, "1:2: error unreadable-file: the file holds a NUL byte"},
+      {"lone_cr", crlf_lone,
+       "2:10: error unreadable-file: a line ends with a lone carriage return"},
       {"spec_twice", needs_fix("b") + "spec: {}\n",
-       "11:1: duplicate key \"spec\" (first at line 5, column 1)"},
+       "11:1: error invalid-document: duplicate key \"spec\" (first at line 5, column 1)"},
       {"image_twice", needs_fix("b") + "        image: other:1\n",
-       "11:9: duplicate key \"image\" (first at line 10, column 9)"},
+       "11:9: error invalid-document: duplicate key \"image\" (first at line 10, column 9)"},
   };
   for (const Bad& c : cases) {
     SCOPED_TRACE(c.name);
     Project p;
     fs::path a = p.write("a.yaml", needs_fix("a"));
     fs::path b = p.write("b.yaml", c.text);
-    for (auto args : {std::vector<std::string>{"fix", "a.yaml", "b.yaml"},
-                      std::vector<std::string>{"lint", "a.yaml", "b.yaml"},
-                      std::vector<std::string>{"fix", "--check", "a.yaml", "b.yaml"}}) {
+    for (auto args : {std::vector<std::string>{"lint", "a.yaml", "b.yaml"},
+                      std::vector<std::string>{"fix", "--check", "a.yaml", "b.yaml"},
+                      std::vector<std::string>{"lint", "--fail-on", "never", "a.yaml", "b.yaml"},
+                      std::vector<std::string>{"fix", "a.yaml", "b.yaml"}}) {
       ProcessResult r = p.run(args);
-      EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
-      EXPECT_TRUE(contains(r.err, "b.yaml:" + c.message)) << args[0] << ": " << r.err;
-      EXPECT_EQ(read_file(a), needs_fix("a"));
+      EXPECT_EQ(r.exit_code, 1) << args[0] << ": " << r.err;
+      EXPECT_TRUE(contains(r.out + r.err, "b.yaml:" + c.message))
+          << args[0] << ": " << r.out << r.err;
       EXPECT_EQ(read_file(b), c.text);
     }
+    EXPECT_NE(read_file(a), needs_fix("a")) << "fix wrote the good file";
   }
 }
 
 TEST(FixCommand, InvalidYamlOnStdinPrintsNothingOnStdout) {
   Project p;
   ProcessResult r = p.run({"fix", "-"}, "a: [1\n");
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.out, "");
-  EXPECT_TRUE(contains(r.err, "<stdin>:2:1: cannot parse YAML")) << r.err;
+  EXPECT_TRUE(contains(r.err, "<stdin>:2:1: error unreadable-file: cannot parse YAML")) << r.err;
 }
 
 TEST(FixCommand, InvalidConfigurationNamesItsLineAndTouchesNothing) {
@@ -415,13 +422,12 @@ TEST(LintCommand, FailOnSetsTheThreshold) {
       << bad.err;
 }
 
-TEST(LintCommand, InvalidYamlExits2WithLocation) {
+TEST(LintCommand, InvalidYamlIsAFindingWithItsLocation) {
   Project p;
   p.write("bad.yaml", "kind: Pod\nspec: {a: [1}\n");
   ProcessResult r = p.run({"lint", "bad.yaml"});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_TRUE(contains(r.err, "bad.yaml:2:")) << r.err;
-  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_TRUE(contains(r.out, "bad.yaml:2:13: error unreadable-file: cannot parse YAML")) << r.out;
 }
 
 TEST(FixCommand, OutputThatCannotBeWrittenIsAnError) {

@@ -59,12 +59,25 @@ TEST(PostRender, FailuresAreLoggedForHelm4WhichShowsNoStderr) {
   Project p;
   std::string log = (p / "state" / "post-render.log").string();
   ProcessResult r = p.run({"post-render", "--log", log}, "kind: Pod\nspec: [1\n");
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.exit_code, 1);
   EXPECT_TRUE(r.out.empty());
   std::string text = read_file(log);
   EXPECT_TRUE(contains(text, "archfit post-render failed")) << text;
-  EXPECT_TRUE(contains(text, "<stdin>:3:1")) << text;
+  EXPECT_TRUE(contains(text, "<stdin>:3:1: error unreadable-file")) << text;
   EXPECT_TRUE(contains(r.err, "this is also in " + log)) << r.err;
+}
+
+// A document archfit cannot read was not checked: helm stops, whatever
+// --fail-on says, and is told where.
+TEST(PostRender, ADocumentThatCannotBeReadIsNeverAPass) {
+  Project p;
+  std::string stream = "kind: ConfigMap\nmetadata: {name: a, name: b}\n";
+  ProcessResult r = p.run({"post-render", "--fail-on", "never"}, stream);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_TRUE(contains(r.err, "<stdin>:2:21: error invalid-document: duplicate key \"name\""))
+      << r.err;
+  EXPECT_TRUE(contains(r.err, "1 fault in the rendered manifests")) << r.err;
 }
 
 }  // namespace

@@ -208,21 +208,33 @@ TEST(RunPools, FixIsIdempotentAndRemoveGivesTheBytesBackOnGeneratedPools) {
   EXPECT_GT(changed, 30);  // the laws were tried on pools fix changes
 }
 
-TEST(RunPools, ABadPoolIsAnInputErrorAtItsPlace) {
+// A pool that cannot be read is a finding on its document; the pools beside
+// it and the workloads are checked as though it were not there.
+TEST(RunPools, ABadPoolIsAFindingAtItsPlaceAndTheOthersGoOn) {
   Engine e;
-  std::string pools =
+  std::string bad =
       "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p}\nspec:\n"
       "  template:\n    spec:\n      requirements:\n      - {key: a, operator: Equals}\n";
-  try {
-    e.run({Input::in_memory("apps.yaml", deployment("web", "both:1")),
-           Input::in_memory("pools.yaml", pools)},
-          Task::Lint);
-    FAIL() << "no error";
-  } catch (const Error& err) {
-    EXPECT_EQ(err.kind(), ErrorKind::Input);
-    EXPECT_EQ(err.where().str(), "pools.yaml:8:28");
-    EXPECT_NE(err.message().find("\"Equals\" is not an operator"), std::string::npos);
-  }
+  RunResult r = e.run({Input::in_memory("apps.yaml", deployment("web", "both:1")),
+                       Input::in_memory("pools.yaml", bad + "---\n" + node_pool("arm", "arm64"))},
+                      Task::Lint);
+  const placement::Finding* f = e.find("invalid-document");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->file, "pools.yaml");
+  EXPECT_EQ(f->line, 8u);
+  EXPECT_EQ(f->column, 28u);
+  EXPECT_NE(f->message.find("\"Equals\" is not an operator"), std::string::npos) << f->message;
+  EXPECT_EQ(r.faults, 1u);
+  // The good pool is still known: it is arm64 only, so the template's lack of
+  // an arm64 toleration is the pool's concern, reported as usual.
+  Engine without;
+  without.run({Input::in_memory("apps.yaml", deployment("web", "both:1")),
+               Input::in_memory("pools.yaml", node_pool("arm", "arm64"))},
+              Task::Lint);
+  Rules expected = rules(without);
+  Rules got = rules(e);
+  std::erase(got, "pools.yaml invalid-document");
+  EXPECT_EQ(got, expected);
 }
 
 }  // namespace archfit::run::pool_tests

@@ -82,16 +82,64 @@ TEST(Run, FilesAreTakenInTheOrderOfTheirNames) {
   EXPECT_EQ(e.findings.back().file, "b.yaml");
 }
 
-TEST(Run, InvalidInputNamesTheInputAndItsLine) {
+// What cannot be read as YAML stops its file, at its place: nothing of the
+// file is edited, the other files are.
+TEST(Run, ASyntaxErrorStopsOnlyItsFile) {
   Engine e;
-  try {
-    e.run({Input::in_memory("bad.yaml", "kind: Pod\nspec: {a: [1}\n")}, Task::Lint);
-    FAIL() << "no error";
-  } catch (const Error& err) {
-    EXPECT_EQ(err.kind(), ErrorKind::Input);
-    EXPECT_EQ(err.where().file, "bad.yaml");
-    EXPECT_EQ(err.where().line, 2u);
+  std::string bad = deployment("a", "amd64only:1") + "---\nkind: Pod\nspec: {a: [1}\n";
+  RunResult r = e.run({Input::in_memory("bad.yaml", bad),
+                       Input::in_memory("good.yaml", deployment("b", "amd64only:1"))},
+                      Task::Fix);
+  ASSERT_EQ(r.files.size(), 2u);
+  EXPECT_TRUE(r.files[0].stopped);
+  EXPECT_FALSE(r.files[0].changed());
+  EXPECT_TRUE(r.files[1].changed());
+  EXPECT_EQ(r.faults, 1u);
+  ASSERT_EQ(e.findings.size(), 1u);
+  EXPECT_EQ(e.findings[0].rule, "unreadable-file");
+  EXPECT_EQ(e.findings[0].file, "bad.yaml");
+  EXPECT_EQ(e.findings[0].line, 13u);
+  EXPECT_NE(e.findings[0].message.find("cannot parse YAML"), std::string::npos);
+}
+
+// The documents before the fault are reported; the fault comes after them,
+// also when they waited for the registry.
+TEST(Run, AStoppedFileReportsWhatCameBeforeTheFaultInOrder) {
+  Engine e;
+  std::string text = deployment("a", "unknown:1") + "---\n" + deployment("b", "amd64only:1") +
+                     "---\nx: [\n---\n" + deployment("c", "amd64only:1");
+  RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Lint);
+  std::vector<std::string> rules;
+  for (const placement::Finding& f : e.findings) {
+    if (f.rule != "mutable-tag") rules.push_back(std::to_string(f.document) + " " + f.rule);
   }
+  EXPECT_EQ(rules, (std::vector<std::string>{"0 unresolved-image", "1 missing-arch-affinity",
+                                             "2 unreadable-file"}));
+  EXPECT_TRUE(r.files[0].stopped);
+}
+
+// A fault confined to a document is a finding on it; the document stays as
+// it is and the others are fixed.
+TEST(Run, AFaultInADocumentIsAFindingAndTheOthersAreFixed) {
+  Engine e;
+  std::string broken =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: b\n  name: b2\nspec: {}\n";
+  std::string text =
+      deployment("a", "amd64only:1") + "---\n" + broken + "---\n" + deployment("c", "amd64only:1");
+  RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Fix);
+  ASSERT_TRUE(r.files[0].changed());
+  EXPECT_FALSE(r.files[0].stopped);
+  std::vector<yaml::DocumentText> docs = yaml::split_stream(r.files[0].output());
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_EQ(docs[1].text, "---\n" + broken);
+  EXPECT_NE(docs[0].text.find("kubernetes.io/arch"), std::string::npos);
+  EXPECT_NE(docs[2].text.find("kubernetes.io/arch"), std::string::npos);
+  ASSERT_EQ(e.findings.size(), 1u);
+  EXPECT_EQ(e.findings[0].rule, "invalid-document");
+  EXPECT_EQ(e.findings[0].line, 16u);
+  EXPECT_EQ(e.findings[0].column, 3u);
+  EXPECT_EQ(r.faults, 1u);
+  EXPECT_EQ(r.unfixable_errors, 1u);
 }
 
 // Another analysis plugs in through RunOptions: called once per document
