@@ -131,10 +131,10 @@ struct Setting {
 // A fault in the input is a finding, not an error: `invalid-document` when
 // it is confined to a document (which is left as it is), `unreadable-file`
 // when reading the file cannot go on (FileResult::stopped). The other
-// documents and files are processed as usual (docs/robustness.md). Throws
-// only for what fails the whole run: a bug, or a setting that names no input.
-// The inputs are taken by value: an in-memory text moves into its
-// FileResult instead of being copied (a ResourceList of 100 MiB is held once).
+// documents and files are processed as usual (docs/rules.md: invalid-document, unreadable-file).
+// Throws only for what fails the whole run: a bug, or a setting that names no input. The inputs are
+// taken by value: an in-memory text moves into its FileResult instead of being copied (a
+// ResourceList of 100 MiB is held once).
 RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& settings, Task task,
                        const RunSink& sink, const RunOptions& options = {});
 // The same with one setting for every input.
