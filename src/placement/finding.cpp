@@ -23,4 +23,27 @@ Severity parse_severity(std::string_view name) {
        "\"" + std::string(name) + "\" is not a severity; use error, warning or info");
 }
 
+void leave_to_a_person(Finding& f) {
+  f.fixable = false;
+  constexpr std::string_view kFix = "archfit fix ";
+  constexpr std::string_view kBy = "archfit cannot edit this template, so by hand: ";
+  std::string& m = f.message;
+  for (std::size_t at = m.find(kFix); at != std::string::npos; at = m.find(kFix, at)) {
+    std::size_t verb = at + kFix.size();
+    std::size_t end = m.find(' ', verb);
+    if (end == std::string::npos) end = m.size();
+    std::string_view word = std::string_view(m).substr(verb, end - verb);
+    if (word == "would" || !word.ends_with('s')) {
+      // "archfit fix would change ...": what fix would do, which it does not.
+      m.replace(at, kFix.size(), "archfit cannot edit this template; fix ");
+      at += kBy.size();
+      continue;
+    }
+    // "adds" -> "add", "replaces" -> "replace", "splits" -> "split".
+    m.erase(end - 1, 1);
+    m.replace(at, kFix.size(), kBy);
+    at += kBy.size();
+  }
+}
+
 }  // namespace archfit::placement

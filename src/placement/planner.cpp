@@ -486,19 +486,23 @@ class Planner {
 
   // The node of a field of the template ("spec.affinity...."): the deepest
   // one that exists, for the finding's line.
+  // Where a field is written in this template: an alias's own place, not its
+  // anchor's (which another template may have).
   NodeRef node_at(const std::string& field) const {
     NodeRef node = t_.node;
+    NodeRef written;
     std::size_t pos = 0;
     while (pos < field.size()) {
       std::size_t end = field.find_first_of(".[", pos);
       std::string key = field.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
       NodeRef next = yaml::lookup(node, key);
       if (!next) break;
+      written = next;
       node = next.resolved();
       if (end == std::string::npos || field[end] == '[') break;
       pos = end + 1;
     }
-    return node == t_.node ? t_.spec : node;
+    return written ? written : t_.spec;
   }
 
   // The pod spec's keys in the user's order: as the document has them, without

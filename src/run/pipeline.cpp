@@ -503,12 +503,13 @@ class Pipeline {
       where.quiet = false;
       for (placement::Finding& f :
            placement::plan_template(where, config, lookup, action).findings) {
-        f.fixable = false;
+        if (f.fixable) placement::leave_to_a_person(f);
         findings.push_back(std::move(f));
       }
     } else {
-      for (auto f = first; f != last; ++f)
-        f->fixable = false;
+      for (auto f = first; f != last; ++f) {
+        if (f->fixable) placement::leave_to_a_person(*f);
+      }
     }
     placement::Finding f;
     f.rule = "uneditable-yaml";

@@ -14,7 +14,7 @@ namespace archfit::testing {
 
 namespace {
 
-const std::vector<std::string> kCommon{"--config",  "config.yaml", "--lock",      "archfit.lock",
+const std::vector<std::string> kCommon{"--config",  "config.yaml", "--lock", "archfit.lock",
                                        "--offline", "--cache-dir", "cache"};
 
 // The value at a dotted path of plain keys and [n] indices; nullptr if absent.
@@ -40,8 +40,7 @@ const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
 
 }  // namespace
 
-Workspace::Workspace(const std::string& input, const std::string& lock,
-                     const std::string& config) {
+Workspace::Workspace(const std::string& input, const std::string& lock, const std::string& config) {
   dir_.write("input.yaml", input);
   dir_.write("archfit.lock", lock);
   dir_.write("config.yaml", config);
@@ -94,8 +93,8 @@ std::vector<std::string> proposals_not_written(const std::string& lint_json,
     std::string path = f["field"]["path"].GetString();
     std::string proposed = f["field"]["proposed"].GetString();
     std::size_t index = f["document"].GetUint();
-    bool placement_field = path.ends_with("spec.affinity") ||
-                           path.ends_with("spec.nodeSelector") || path.ends_with("spec.tolerations");
+    bool placement_field = path.ends_with("spec.affinity") || path.ends_with("spec.nodeSelector") ||
+                           path.ends_with("spec.tolerations");
     if (!placement_field || index >= docs.size()) continue;
     yaml::Tree tree = yaml::parse_document(docs[index].text);
     yaml::Value data = yaml::to_value(tree.root());
@@ -104,6 +103,37 @@ std::vector<std::string> proposals_not_written(const std::string& lint_json,
     if (!same_json(actual, proposed)) {
       out.push_back(std::string(f["rule"].GetString()) + " at " + path + " proposes " + proposed +
                     " but fix writes " + actual);
+    }
+  }
+  return out;
+}
+
+// Findings no two alike, and none that fix will not fix saying that it will.
+std::vector<std::string> findings_that_disagree(const std::string& lint_json) {
+  std::vector<std::string> out;
+  rapidjson::Document report;
+  report.Parse(lint_json.c_str());
+  if (report.HasParseError() || !report.IsObject()) return {"lint output is not JSON"};
+  std::set<std::string> seen;
+  for (const auto& f : report["findings"].GetArray()) {
+    std::string rule = f["rule"].GetString();
+    std::string message = f["message"].GetString();
+    // Two workloads may share a template through an alias: a finding each.
+    std::string key =
+        rule + " " + f["resource"]["kind"].GetString() + "/" + f["resource"]["name"].GetString() +
+        " " + std::to_string(f["document"].GetUint()) + ":" + std::to_string(f["line"].GetUint()) +
+        ":" + std::to_string(f["column"].GetUint()) + " " + message;
+    if (!seen.insert(key).second) out.push_back("a finding is repeated: " + key);
+    bool placement = rule == "missing-arch-affinity" || rule == "pinned-to-unsupported-platform" ||
+                     rule == "missing-toleration" || rule == "stale-placement";
+    if (placement && !f["fixable"].GetBool()) {
+      for (const char* promise :
+           {"archfit fix adds", "archfit fix narrows", "archfit fix replaces", "archfit fix places",
+            "archfit fix updates", "archfit fix takes", "archfit fix writes"}) {
+        if (message.find(promise) != std::string::npos) {
+          out.push_back("a finding fix does not fix says \"" + std::string(promise) + "\": " + key);
+        }
+      }
     }
   }
   return out;
@@ -131,6 +161,8 @@ std::vector<std::string> broken_laws(const Workspace& ws, const std::string& inp
                      "fixable finding");
   }
   for (std::string& p : proposals_not_written(before_lint, fixed))
+    broken.push_back(std::move(p));
+  for (std::string& p : findings_that_disagree(before_lint))
     broken.push_back(std::move(p));
   std::string again = ws.fix();
   if (again != fixed) broken.push_back("a second fix changed the file");
