@@ -218,6 +218,30 @@ class DocumentEditor::Session {
     add(first.span().begin, last.span().end, "");
   }
 
+  // An empty flow collection a chart rendered as a key's value, `affinity: {}`
+  // or `tolerations: []` alone on its line, is filled in block style, as a
+  // null is: the diff reads as the fields it adds. Emptied again (fix
+  // --remove), a block collection is written `{}` or `[]`, so the bytes come
+  // back. Anything else about it (an anchor, a tag, a space between the
+  // brackets, a comment after it) keeps it flow.
+  bool fills_as_block(NodeRef collection) const {
+    if (collection.style() != Style::Flow || collection.size() != 0) return false;
+    if (!collection.anchor().empty() || !collection.tag().empty()) return false;
+    NodeId parent_id = e_.parent_[collection.id()];
+    if (parent_id == kNoPosition) return false;
+    NodeRef parent(&e_.tree_, parent_id);
+    if (!parent.is_mapping() || parent.style() != Style::Block) return false;
+    std::string_view text = at_.text();
+    yaml::Span span = collection.span();
+    if (text.substr(span.begin, span.end - span.begin) != (collection.is_mapping() ? "{}" : "[]"))
+      return false;
+    if (span.begin < 2 || text.substr(span.begin - 2, 2) != ": ") return false;
+    std::size_t after = span.end;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t'))
+      ++after;
+    return after == text.size() || text[after] == '\n' || text[after] == '\r';
+  }
+
   void replace(NodeRef node, const Value& want) {
     if (failed() || !removable(node)) return;
     NodeId parent_id = e_.parent_[node.id()];
@@ -273,6 +297,10 @@ class DocumentEditor::Session {
         }
       }
     }
+    if (fills_as_block(mapping)) {
+      Value merged = Value::mapping(entries);
+      return replace(mapping, merged);
+    }
     if (mapping.style() == Style::Flow) {
       std::vector<std::string> texts;
       for (const Value::Entry& entry : entries) {
@@ -310,6 +338,7 @@ class DocumentEditor::Session {
 
   void insert_items(NodeRef sequence, const Value::Sequence& items, std::size_t before) {
     if (failed() || items.empty() || !editable(sequence)) return;
+    if (fills_as_block(sequence)) return replace(sequence, Value::sequence(items));
     if (sequence.style() == Style::Flow) {
       std::vector<std::string> texts;
       for (const Value& item : items)
