@@ -13,10 +13,32 @@ image::PlatformSet ImageFacts::common(const image::PlatformSet& cluster) const {
   return S;
 }
 
+namespace {
+
+// Whether images[i] was named before i.
+bool named_before(const std::vector<std::pair<std::string_view, bool>>& images, std::size_t i) {
+  for (std::size_t j = 0; j < i; ++j) {
+    if (images[j].first == images[i].first) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<std::string_view> ImageFacts::foreign(const image::PlatformSet& cluster) const {
+  std::vector<std::string_view> out;
+  for (std::size_t i = 0; i < images.size() && i < sets.size(); ++i) {
+    if (!named_before(images, i) && sets[i]->filter_runnable_on(cluster).empty())
+      out.push_back(images[i].first);
+  }
+  return out;
+}
+
 std::string ImageFacts::described() const {
   std::string out;
   for (std::size_t i = 0; i < images.size(); ++i) {
-    if (i > 0) out += "; ";
+    if (named_before(images, i)) continue;
+    if (!out.empty()) out += "; ";
     out += archfit::quoted(images[i].first);
     out += images[i].second ? " is assumed to support " : " supports ";
     out += list(*sets[i]);

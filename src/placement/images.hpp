@@ -26,8 +26,11 @@ struct ImageFacts {
 
   // Where every known image runs, within the cluster.
   image::PlatformSet common(const image::PlatformSet& cluster) const;
-  // "image" supports ...; "image" is assumed to support ...
+  // "image" supports ...; "image" is assumed to support ... (each image once)
   std::string described() const;
+  // The images that run on no platform of the cluster (a windows exporter on
+  // a linux cluster), each once.
+  std::vector<std::string_view> foreign(const image::PlatformSet& cluster) const;
 };
 
 ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,

@@ -23,6 +23,14 @@ using yaml::Value;
 
 namespace {
 
+// "a", "b": images as messages name them.
+std::string quoted_list(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (std::string_view n : names)
+    out += (out.empty() ? "" : ", ") + archfit::quoted(n);
+  return out;
+}
+
 bool subset(const image::PlatformSet& a, const image::PlatformSet& b) {
   return std::all_of(a.begin(), a.end(), [&b](const image::Platform& p) { return b.contains(p); });
 }
@@ -185,10 +193,18 @@ class Planner {
     const image::PlatformSet S = facts.common(config_.cluster_platforms);
     plan_.platforms = S;
     if (S.empty()) {
+      std::vector<std::string_view> foreign = facts.foreign(config_.cluster_platforms);
+      std::string what_to_do =
+          foreign.empty()
+              ? "rebuild an image for a common platform or split the pod"
+              : "the cluster runs none of the platforms of " + quoted_list(foreign) +
+                    ": if it has such nodes, add them to clusterPlatforms; otherwise leave this "
+                    "workload out (the " +
+                    config_.opt_out_annotation +
+                    " annotation, kinds.exclude or namespaces.exclude)";
       report_.add("no-common-platform", Severity::Error,
                   "no platform of the cluster (" + detail::list(config_.cluster_platforms) +
-                      ") runs every image of this pod: " + facts.described() +
-                      "; rebuild an image for a common platform or split the pod",
+                      ") runs every image of this pod: " + facts.described() + "; " + what_to_do,
                   t_.spec, "spec");
       plan_.desired = plan_.user;  // without archfit's placement for other images
       return;

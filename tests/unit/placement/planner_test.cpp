@@ -54,6 +54,25 @@ TEST(Planner, AnAmd64OnlyImageGetsAffinityAndARecord) {
   EXPECT_TRUE(p.removal.empty());
 }
 
+// A windows-only image on a linux cluster: the message says the cluster runs
+// none of its platforms and what to do, and names each image once.
+TEST(Planner, AnImageForPlatformsTheClusterDoesNotRunIsSaidSo) {
+  const char* kWindows = "registry.example.com/exporter:1";
+  Doc doc(deployment("      containers:\n      - name: a\n        image: " + std::string(kWindows) +
+                     "\n      - name: b\n        image: " + std::string(kWindows) + "\n"));
+  TemplatePlan p = plan(doc, Lock{{kWindows, "windows/amd64"}});
+  const Finding& f = finding(p, "no-common-platform");
+  EXPECT_NE(f.message.find("the cluster runs none of the platforms of \"" + std::string(kWindows) +
+                           "\": if it has such nodes, add them to clusterPlatforms"),
+            std::string::npos)
+      << f.message;
+  EXPECT_EQ(f.message.find("rebuild"), std::string::npos) << f.message;
+  std::size_t first = f.message.find(std::string(kWindows) + "\" supports");
+  ASSERT_NE(first, std::string::npos) << f.message;
+  EXPECT_EQ(f.message.find(std::string(kWindows) + "\" supports", first + 1), std::string::npos)
+      << "named twice: " << f.message;
+}
+
 TEST(Planner, AMultiArchImageGetsOnlyTheToleration) {
   Doc doc(deployment(kSpec));
   TemplatePlan p = plan(doc, Lock{{kImage, "linux/amd64,linux/arm64"}});
