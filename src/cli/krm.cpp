@@ -153,6 +153,18 @@ class ItemFiles {
   std::map<std::uint32_t, ItemFile> by_document_;
 };
 
+// A finding fix fixed, as the result that says so: "fixed missing-toleration:
+// the pods ... do not tolerate their taints (...)".
+placement::Finding changed_result(const placement::Finding& fixed) {
+  placement::Finding f = fixed;
+  f.severity = placement::Severity::Info;
+  std::string_view what = f.message;
+  std::size_t promise = what.rfind("; archfit fix ");
+  if (promise != std::string_view::npos) what = what.substr(0, promise);
+  f.message = "fixed " + f.rule + ": " + std::string(what);
+  return f;
+}
+
 // One result of the KRM functions spec, as a one-line JSON object.
 std::string result_json(const placement::Finding& f, const ItemFile& file) {
   rapidjson::StringBuffer buffer;
@@ -298,7 +310,8 @@ int run_krm(const KrmOptions& o) {
   std::vector<std::string> result_list;  // where the results are merged into the list as data
   report::Counts counts;
   run::RunSink sink;
-  sink.finding = [&](const placement::Finding& f) {
+  bool lint = o.mode == "lint";
+  auto add_result = [&](const placement::Finding& f) {
     counts.add(f.severity);
     if (simple) {
       results->out() << "- " << result_json(f, files->of(f)) << '\n';
@@ -306,7 +319,15 @@ int run_krm(const KrmOptions& o) {
       result_list.push_back(result_json(f, files->of(f)));
     }
   };
-  bool lint = o.mode == "lint";
+  sink.finding = [&](const placement::Finding& f) {
+    if (lint) return add_result(f);
+    // fix returns what it changed, as kpt's mutators do (info, with the
+    // field as it was and as written), and what is left for a person.
+    if (f.fixable) return add_result(changed_result(f));
+    if (f.severity >= placement::Severity::Warning) add_result(f);
+  };
+  // fix hears of every finding, the fixed ones too.
+  if (!lint) setup.run_options.report_everything = true;
   auto analyse = [&] {
     // The items' stream is the run's to hold (no copy); join() reads it there.
     return run::run_pipeline(

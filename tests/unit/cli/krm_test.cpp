@@ -231,6 +231,32 @@ TEST(Krm, AnItemThatCannotBeReadIsAResultAndTheOthersAreFixed) {
   EXPECT_TRUE(found) << r.out;
 }
 
+// fix returns what it changed, as kpt's mutators do: an info result per
+// change, with the item, the field within it and the value written.
+TEST(Krm, FixReturnsWhatItChanged) {
+  Project p;
+  ProcessResult r = p.run({"krm"}, resource_list(""));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  yaml::Value results = *value_of(r.out).find("results");
+  std::vector<std::string> messages;
+  for (const yaml::Value& result : results.items()) {
+    EXPECT_EQ(result.find("severity")->as_string(), "info");
+    std::string message = result.find("message")->as_string();
+    EXPECT_FALSE(contains(message, "archfit fix ")) << message;
+    messages.push_back(result.find("resourceRef")->find("name")->as_string() + " " +
+                       result.find("field")->find("path")->as_string() + " " +
+                       message.substr(0, message.find(':')));
+    EXPECT_TRUE(result.find("field")->find("proposedValue")) << message;
+  }
+  EXPECT_EQ(messages, (std::vector<std::string>{
+                          "web spec.template.spec.affinity fixed missing-arch-affinity",
+                          "api spec.template.spec.tolerations fixed missing-toleration"}));
+  // Nothing to change: no result.
+  ProcessResult again = p.run({"krm"}, r.out.substr(0, r.out.find("results:")));
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_FALSE(contains(again.out, "results:")) << again.out;
+}
+
 TEST(Krm, AStreamThatIsNotAResourceListIsRefused) {
   Project p;
   ProcessResult r = p.run({"krm"}, testing::needs_fix("web"));
