@@ -500,23 +500,43 @@ class Planner {
     return node ? node : annotations;
   }
 
-  // The node of a field of the template ("spec.affinity...."): the deepest
-  // one that exists, for the finding's line.
-  // Where a field is written in this template: an alias's own place, not its
+  // The node of a field of the template ("spec.affinity....", with [2] and
+  // ["name"] for items): the deepest one that exists, for the finding's line.
+  // Where it is written in this template: an alias's own place, not its
   // anchor's (which another template may have).
   NodeRef node_at(const std::string& field) const {
     NodeRef node = t_.node;
     NodeRef written;
     std::size_t pos = 0;
     while (pos < field.size()) {
-      std::size_t end = field.find_first_of(".[", pos);
-      std::string key = field.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-      NodeRef next = yaml::lookup(node, key);
+      NodeRef next;
+      if (field[pos] == '[') {
+        // An item: [3], or ["name"] for the item of that name.
+        std::size_t close = field.find(']', pos);
+        if (close == std::string::npos || !node.is_sequence()) break;
+        std::string inside = field.substr(pos + 1, close - pos - 1);
+        if (!inside.empty() && inside.front() == '"') {
+          std::string name = inside.substr(1, inside.size() >= 2 ? inside.size() - 2 : 0);
+          for (std::size_t i = 0; i < node.size() && !next; ++i) {
+            NodeRef n = node.item(i).resolved().get("name").resolved();
+            if (n.is_scalar() && n.scalar() == name) next = node.item(i);
+          }
+        } else if (!inside.empty() && inside.find_first_not_of("0123456789") == std::string::npos &&
+                   inside.size() < 10) {
+          std::size_t index = std::stoul(inside);
+          if (index < node.size()) next = node.item(index);
+        }
+        pos = close + 1;
+      } else {
+        std::size_t end = field.find_first_of(".[", pos);
+        next = yaml::lookup(
+            node, field.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
+        pos = end == std::string::npos ? field.size() : end;
+      }
       if (!next) break;
       written = next;
       node = next.resolved();
-      if (end == std::string::npos || field[end] == '[') break;
-      pos = end + 1;
+      if (pos < field.size() && field[pos] == '.') ++pos;
     }
     return written ? written : t_.spec;
   }

@@ -239,6 +239,12 @@ TEST(GeneratedManifests, KeepTheLaws) {
     EXPECT_EQ(check.exit_code == 1, x != y) << "fix --check";
     for (const std::string& p : proposals_not_written(lint_json, y))
       ADD_FAILURE() << p;
+    // Each edited document, parsed on its own, means the input's data with
+    // only the placement fields changed.
+    for (const std::string& p : changed_outside_placement(x, y))
+      ADD_FAILURE() << p;
+    for (const std::string& p : findings_that_disagree(lint_json))
+      ADD_FAILURE() << p;
     // Idempotent, nothing left to fix.
     EXPECT_EQ(ws.fix(), y) << "a second fix changed the stream";
     ws.write_input(y);

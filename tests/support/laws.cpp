@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <archfit/base/error.hpp>
+#include <archfit/manifest/discover.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
@@ -103,6 +105,78 @@ std::vector<std::string> proposals_not_written(const std::string& lint_json,
     if (!same_json(actual, proposed)) {
       out.push_back(std::string(f["rule"].GetString()) + " at " + path + " proposes " + proposed +
                     " but fix writes " + actual);
+    }
+  }
+  return out;
+}
+
+yaml::Value without_placement(const yaml::Tree& tree) {
+  using yaml::Value;
+  Value data = yaml::to_value(tree.root(), as_written());
+  auto empty = [](const Value* v) {
+    return v->is_null() || (v->is_mapping() && v->entries().empty());
+  };
+  auto kinds = manifest::KindTable::defaults();
+  for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
+    for (const manifest::PodTemplate& t : w.templates) {
+      std::string path = w.path;
+      if (!t.path.empty()) path += (path.empty() ? "" : ".") + t.path;
+      Value* at = &data;
+      // Walk the same dotted path the editor uses.
+      std::string rest = path;
+      while (!rest.empty() && at != nullptr) {
+        std::size_t dot = rest.find('.');
+        std::string step = rest.substr(0, dot);
+        rest = dot == std::string::npos ? "" : rest.substr(dot + 1);
+        std::size_t bracket = step.find('[');
+        if (!step.substr(0, bracket).empty()) at = at->find(step.substr(0, bracket));
+        while (at != nullptr && bracket != std::string::npos) {
+          std::size_t close = step.find(']', bracket);
+          std::size_t index = std::stoul(step.substr(bracket + 1, close - bracket - 1));
+          at = at->is_sequence() && index < at->items().size() ? &at->items()[index] : nullptr;
+          bracket = step.find('[', close);
+        }
+      }
+      if (at == nullptr || !at->is_mapping()) continue;
+      if (Value* spec = at->find("spec"); spec != nullptr && spec->is_mapping()) {
+        spec->erase("affinity");
+        spec->erase("nodeSelector");
+        spec->erase("tolerations");
+      }
+      if (Value* metadata = at->find("metadata")) {
+        if (metadata->is_mapping()) {
+          if (Value* annotations = metadata->find("annotations")) {
+            if (annotations->is_mapping()) {
+              annotations->erase("archfit.io/platforms");
+              annotations->erase("archfit.io/owned");
+            }
+            if (empty(annotations)) metadata->erase("annotations");
+          }
+        }
+        if (empty(metadata)) at->erase("metadata");
+      }
+    }
+  }
+  return data;
+}
+
+std::vector<std::string> changed_outside_placement(const std::string& input,
+                                                   const std::string& fixed) {
+  std::vector<yaml::DocumentText> a = yaml::split_stream(input);
+  std::vector<yaml::DocumentText> b = yaml::split_stream(fixed);
+  if (a.size() != b.size()) return {"fix changed the number of documents"};
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].text == b[i].text) continue;
+    try {
+      yaml::Tree before = yaml::parse_document(a[i].text, a[i].first_line, as_written());
+      yaml::Tree after = yaml::parse_document(b[i].text, b[i].first_line, as_written());
+      if (without_placement(before) != without_placement(after)) {
+        out.push_back("fix changed document " + std::to_string(i) +
+                      " outside the placement fields:\n" + std::string(b[i].text));
+      }
+    } catch (const Error& e) {
+      out.push_back("document " + std::to_string(i) + " does not read: " + e.what());
     }
   }
   return out;

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include <archfit/yaml/value.hpp>
+
 #include "support/process.hpp"
 
 namespace archfit::testing {
@@ -39,6 +41,20 @@ class Workspace {
  private:
   TempDir dir_;
 };
+
+// The document's data with what archfit may change taken out of every pod
+// template: affinity, nodeSelector, tolerations and its two annotations (and
+// metadata or annotations that hold nothing else, or are null).
+yaml::Value without_placement(const yaml::Tree& tree);
+
+// Documents of `input` whose data `fixed` changed outside the placement
+// fields (each read alone, as written): fix put something somewhere else.
+std::vector<std::string> changed_outside_placement(const std::string& input,
+                                                   const std::string& fixed);
+
+// Findings of lint's JSON output that are repeated, or that promise what fix
+// does ("archfit fix adds ...") without being fixable.
+std::vector<std::string> findings_that_disagree(const std::string& lint_json);
 
 // Messages of every law that does not hold for `input` (empty: all hold).
 std::vector<std::string> broken_laws(const Workspace& ws, const std::string& input);

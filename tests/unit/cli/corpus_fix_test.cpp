@@ -46,49 +46,6 @@ Parsed parse_all(const std::string& text) {
   return p;
 }
 
-// The document's data with the fields archfit may change taken out of every
-// pod template.
-Value without_placement(const yaml::Tree& tree) {
-  Value data = yaml::to_value(tree.root());
-  auto kinds = manifest::KindTable::defaults();
-  for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
-    for (const manifest::PodTemplate& t : w.templates) {
-      std::string path = w.path;
-      if (!t.path.empty()) path += (path.empty() ? "" : ".") + t.path;
-      Value* at = &data;
-      // Walk the same dotted path the editor uses.
-      std::string rest = path;
-      while (!rest.empty() && at != nullptr) {
-        std::size_t dot = rest.find('.');
-        std::string step = rest.substr(0, dot);
-        rest = dot == std::string::npos ? "" : rest.substr(dot + 1);
-        std::size_t bracket = step.find('[');
-        if (!step.substr(0, bracket).empty()) at = at->find(step.substr(0, bracket));
-        while (at != nullptr && bracket != std::string::npos) {
-          std::size_t close = step.find(']', bracket);
-          at = &at->items()[std::stoul(step.substr(bracket + 1, close - bracket - 1))];
-          bracket = step.find('[', close);
-        }
-      }
-      if (at == nullptr) continue;
-      if (Value* spec = at->find("spec")) {
-        spec->erase("affinity");
-        spec->erase("nodeSelector");
-        spec->erase("tolerations");
-      }
-      if (Value* metadata = at->find("metadata")) {
-        if (Value* annotations = metadata->find("annotations")) {
-          annotations->erase("archfit.io/platforms");
-          annotations->erase("archfit.io/owned");
-          if (annotations->entries().empty()) metadata->erase("annotations");
-        }
-        if (metadata->entries().empty()) at->erase("metadata");
-      }
-    }
-  }
-  return data;
-}
-
 std::string lock_for_corpus() {
   std::set<std::string> canonical;
   auto kinds = manifest::KindTable::defaults();
