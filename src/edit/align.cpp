@@ -26,37 +26,41 @@ Alignment align(std::size_t n, std::size_t m,
   Alignment out;
   out.source.assign(m, Alignment::kNew);
   out.equal.assign(m, false);
-  std::vector<std::pair<std::size_t, std::size_t>> matches;
-  if (n * m <= kMaxComparisons) {
-    // lcs[i][j]: longest common subsequence of existing[i..] and wanted[j..].
-    std::vector<std::vector<std::uint32_t>> lcs(n + 1, std::vector<std::uint32_t>(m + 1, 0));
-    std::vector<std::vector<bool>> same(n, std::vector<bool>(m, false));
-    for (std::size_t i = n; i-- > 0;) {
-      for (std::size_t j = m; j-- > 0;) {
-        same[i][j] = equal(i, j);
-        lcs[i][j] = same[i][j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-      }
-    }
-    for (std::size_t i = 0, j = 0; i < n && j < m;) {
-      if (same[i][j] && lcs[i][j] == lcs[i + 1][j + 1] + 1) {
-        matches.emplace_back(i++, j++);
-      } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-        ++i;
-      } else {
-        ++j;
-      }
+  if (n * m > kMaxComparisons) {
+    pair_gap(0, n, 0, m, out);
+    return out;
+  }
+  // best[i][j]: the best pairing of existing[i..] with wanted[j..]. First as
+  // many equal items as there can be (a longest common subsequence); among
+  // those, as many items edited in place as there can be, so that a tie
+  // never takes out the user's items to write them anew.
+  constexpr std::uint64_t kEqual = std::uint64_t{1} << 32;
+  constexpr std::uint64_t kInPlace = 1;
+  std::vector<std::vector<std::uint64_t>> best(n + 1, std::vector<std::uint64_t>(m + 1, 0));
+  std::vector<std::vector<bool>> same(n, std::vector<bool>(m, false));
+  for (std::size_t i = n; i-- > 0;) {
+    for (std::size_t j = m; j-- > 0;) {
+      same[i][j] = equal(i, j);
+      std::uint64_t pair = (same[i][j] ? kEqual : kInPlace) + best[i + 1][j + 1];
+      best[i][j] = std::max({pair, best[i + 1][j], best[i][j + 1]});
     }
   }
   std::size_t i = 0;
   std::size_t j = 0;
-  for (auto [mi, mj] : matches) {
-    pair_gap(i, mi, j, mj, out);
-    out.source[mj] = mi;
-    out.equal[mj] = true;
-    i = mi + 1;
-    j = mj + 1;
+  while (i < n && j < m) {
+    if (best[i][j] == (same[i][j] ? kEqual : kInPlace) + best[i + 1][j + 1]) {
+      out.source[j] = i;
+      out.equal[j] = same[i][j];
+      ++i;
+      ++j;
+    } else if (best[i][j] == best[i + 1][j]) {
+      out.removed.push_back(i++);
+    } else {
+      ++j;  // new
+    }
   }
-  pair_gap(i, n, j, m, out);
+  for (; i < n; ++i)
+    out.removed.push_back(i);
   return out;
 }
 

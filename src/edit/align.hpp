@@ -1,8 +1,9 @@
 // Lining up a sequence as it is with the sequence it should become: which
 // items stay, which change in place, which go and which are new. Items that
 // are equal are matched first (a longest common subsequence), so that adding
-// or taking out items never rewrites the ones around them; what is left
-// between two matches is paired by position and edited in place.
+// or taking out items never rewrites the ones around them; among the ways to
+// do that, the one that edits the most of the rest in place (an item is
+// never taken out and written anew when it can be changed where it is).
 #pragma once
 
 #include <cstddef>

@@ -25,7 +25,13 @@ class Renderer {
     return !n.flow && ((n.kind == GenNode::Kind::Mapping && !n.entries.empty()) ||
                        (n.kind == GenNode::Kind::Sequence && !n.items.empty()));
   }
-  static std::string anchor(const GenNode& n) { return n.anchor.empty() ? "" : "&" + n.anchor + " "; }
+  static std::string anchor(const GenNode& n) {
+    return (n.tag.empty() ? "" : n.tag + " ") + (n.anchor.empty() ? "" : "&" + n.anchor + " ");
+  }
+  // The properties of a block collection, on its key's line.
+  static std::string block_props(const GenNode& n) {
+    return (n.tag.empty() ? "" : " " + n.tag) + (n.anchor.empty() ? "" : " &" + n.anchor);
+  }
   static std::string comment(const GenNode& n) { return n.comment.empty() ? "" : "  # " + n.comment; }
 
   std::string inline_text(const GenNode& n) const {
@@ -59,10 +65,18 @@ class Renderer {
   // The entries or items of a block collection, each on lines of its own.
   void block(const GenNode& n, int column) {
     if (n.kind == GenNode::Kind::Mapping) {
-      for (const auto& [key, value] : n.entries) {
+      for (const GenEntry& e : n.entries) {
         spaces(column);
-        out_ += key + ":";
-        after_key(value, column);
+        if (e.explicit_key) {
+          // "? key", then ":" at the key's column; a block value nested.
+          out_ += "? " + e.first + nl_;
+          spaces(column);
+          out_ += ":";
+          after_key(e.second, column, true);
+          continue;
+        }
+        out_ += e.first + ":";
+        after_key(e.second, column);
       }
       return;
     }
@@ -73,22 +87,21 @@ class Renderer {
     }
   }
 
-  void after_key(const GenNode& v, int column) {
+  void after_key(const GenNode& v, int column, bool nest = false) {
     if (!is_block(v)) {
       std::string text = inline_text(v);
       out_ += (text.empty() ? "" : " " + text) + comment(v) + nl_;
       return;
     }
-    out_ += (v.anchor.empty() ? "" : " &" + v.anchor) + comment(v) + nl_;
-    int inner = v.kind == GenNode::Kind::Mapping ? column + layout_.indent
-                                                 : column + (layout_.indent_sequences ? layout_.indent : 0);
-    block(v, inner);
+    out_ += block_props(v) + comment(v) + nl_;
+    bool indented = v.kind == GenNode::Kind::Mapping || layout_.indent_sequences || nest;
+    block(v, column + (indented ? layout_.indent : 0));
   }
 
   void after_dash(const GenNode& item, int dash) {
     if (!is_block(item) || item.kind == GenNode::Kind::Sequence || !item.anchor.empty()) {
       if (is_block(item)) {
-        out_ += (item.anchor.empty() ? "" : " &" + item.anchor) + nl_;
+        out_ += block_props(item) + nl_;
         block(item, dash + 2);
         return;
       }
@@ -366,7 +379,14 @@ GenNode ManifestGenerator::pod_spec() {
   if (chance(30)) std::rotate(fields.begin(), fields.begin() + 1, fields.end());
   for (auto& [key, value] : fields) {
     if (spec.flow && value.kind != GenNode::Kind::Scalar) value.flow = true;
+    // Tags that say what the value is anyway.
+    if (chance(4)) {
+      value.tag = value.kind == GenNode::Kind::Mapping    ? "!!map"
+                  : value.kind == GenNode::Kind::Sequence ? "!!seq"
+                                                          : "!!str";
+    }
     spec.add(key, std::move(value));
+    if (!spec.flow && chance(4)) spec.entries.back().explicit_key = true;
   }
   return spec;
 }
@@ -400,12 +420,13 @@ GenNode ManifestGenerator::workload(const std::string& name, GenNode pod_templat
   metadata.add("name", GenNode::scalar(name));
   w.add("metadata", std::move(metadata));
   if (kind == "Pod") {
-    for (auto& [key, value] : pod_template.entries) {
-      if (key == "metadata") {
-        for (auto& [k, v] : value.entries)
-          w.entries[2].second.add(k, std::move(v));
+    for (GenEntry& e : pod_template.entries) {
+      if (e.first == "metadata") {
+        for (GenEntry& m : e.second.entries)
+          w.entries[2].second.add(m.first, std::move(m.second));
       } else {
-        w.add(key, std::move(value));
+        w.add(e.first, std::move(e.second));
+        w.entries.back().explicit_key = e.explicit_key;
       }
     }
     return w;
@@ -434,7 +455,7 @@ GenNode ManifestGenerator::workload(const std::string& name, GenNode pod_templat
 
 std::string ManifestGenerator::document(std::size_t index) {
   Layout layout;
-  layout.indent = chance(15) ? 4 : 2;
+  layout.indent = chance(15) ? 4 : chance(8) ? 3 : 2;
   layout.indent_sequences = chance(30);
   layout.crlf = chance(8);
   std::string name = "w" + std::to_string(index);
@@ -474,9 +495,15 @@ std::string ManifestGenerator::document(std::size_t index) {
   } else {
     root = workload(name, pod_template(name));
   }
+  std::string nl = layout.crlf ? "\r\n" : "\n";
   std::string text = render(root, layout);
-  if (chance(10)) text = "# generated case " + std::to_string(index) + (layout.crlf ? "\r\n" : "\n") + text;
-  return "---" + std::string(layout.crlf ? "\r\n" : "\n") + text;
+  if (chance(10)) text = "# generated case " + std::to_string(index) + nl + text;
+  // Document markers with a comment, and an explicit end.
+  std::string start = chance(10) ? "--- # document " + std::to_string(index) + nl : "---" + nl;
+  if (chance(8)) text += "..." + nl;
+  // A byte order mark where a stream may have one: before its first document.
+  std::string bom = index == 0 && chance(50) ? "\xEF\xBB\xBF" : "";
+  return bom + start + text;
 }
 
 }  // namespace archfit::testing

@@ -1,8 +1,10 @@
 // A deterministic generator of manifests with pod templates for the property
 // tests: existing required terms (matchExpressions, matchFields, empty ones),
 // preferred terms, nodeSelector, the user's own tolerations (Exists among
-// them), merge keys and anchors, flow and block styles, comments, CRLF, four
-// space indents, several containers and init containers. Images come from a
+// them), merge keys and anchors, explicit keys, tags, flow and block styles,
+// comments, CRLF, a byte order mark, document markers with comments and `...`
+// ends, two, three and four space indents, several containers and init
+// containers. Images come from a
 // small pool, so that lock files can give each a random platform set.
 #pragma once
 
@@ -22,6 +24,7 @@ struct GenNode {
   std::string text;  // a scalar as written (quotes included); the alias name
   bool flow = false;
   std::string anchor;
+  std::string tag;  // "!!map", "!!seq", "!!str": written before the anchor
   std::string comment;            // written after the node's line, " # ..."
   std::vector<GenEntry> entries;  // of a mapping
   std::vector<GenNode> items;
@@ -38,6 +41,7 @@ struct GenNode {
 struct GenEntry {
   std::string first;
   GenNode second;
+  bool explicit_key = false;  // written "? key" with ":" on the next line
 };
 
 inline GenNode GenNode::scalar(std::string text) {
