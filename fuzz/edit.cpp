@@ -1,8 +1,10 @@
 // The edit engine on a fuzzed document: parse, discover, plan, splice and
 // verify, as `archfit fix` and `--remove` do with a fixed configuration and a
 // fixed answer for every image. Besides crashes and internal errors it checks
-// the laws: what fix writes parses; a second fix changes nothing; --remove
-// after fix gives what --remove gives on the input.
+// the laws: what fix writes parses, with the parser alone (no graft), to the
+// input's data apart from the placement fields, which hold what the plans
+// wanted; a second fix changes nothing; --remove after fix gives what
+// --remove gives on the input.
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -15,6 +17,7 @@
 #include <archfit/yaml/stream.hpp>
 
 #include "fuzz.hpp"
+#include "support/placement_data.hpp"
 
 namespace {
 
@@ -44,7 +47,11 @@ placement::ImageAnswer answer(const image::Reference& ref) {
 }
 
 // The document as fix (or --remove) leaves it. Input errors leave it as it is.
-std::string edited(const std::string& text, placement::Action action) {
+// `wanted_views` and `paths` (when given) get the plan and the path of each
+// template it changed.
+std::string edited(const std::string& text, placement::Action action,
+                   std::vector<yaml::Value>* wanted_views = nullptr,
+                   std::vector<std::string>* paths = nullptr) {
   yaml::Tree tree;
   try {
     tree = yaml::parse_document(text);
@@ -66,7 +73,37 @@ std::string edited(const std::string& text, placement::Action action) {
     }
   }
   run::EditOutcome outcome = run::apply_plans(tree, 0, planned, config().kinds, false);
+  if (wanted_views != nullptr && outcome.changed) {
+    for (const run::PlannedTemplate& p : planned) {
+      bool left_alone = false;
+      for (const auto& alone : outcome.left_alone)
+        left_alone = left_alone || alone.first == p.index;
+      if (left_alone || !p.plan.changes_template()) continue;
+      wanted_views->push_back(p.plan.desired);
+      paths->push_back(p.path);
+    }
+  }
   return outcome.changed ? outcome.text : text;
+}
+
+// The value at a template path ("items[1].spec.template"); nullptr if none.
+const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
+  const yaml::Value* at = &root;
+  std::size_t pos = 0;
+  while (at != nullptr && pos < path.size()) {
+    if (path[pos] == '.') ++pos;
+    if (path[pos] == '[') {
+      std::size_t close = path.find(']', pos);
+      std::size_t index = std::stoul(path.substr(pos + 1, close - pos - 1));
+      at = at->is_sequence() && index < at->items().size() ? &at->items()[index] : nullptr;
+      pos = close + 1;
+      continue;
+    }
+    std::size_t end = path.find_first_of(".[", pos);
+    at = at->is_mapping() ? at->find(path.substr(pos, end - pos)) : nullptr;
+    pos = end == std::string::npos ? path.size() : end;
+  }
+  return at;
 }
 
 }  // namespace
@@ -76,12 +113,41 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   fuzz::expect_clean([&] {
     yaml::check_encoding(text);
     if (yaml::split_stream(text).size() > 1) return;  // one document at a time
-    std::string fixed = edited(text, placement::Action::Fix);
+    std::vector<yaml::Value> wanted;
+    std::vector<std::string> paths;
+    std::string fixed = edited(text, placement::Action::Fix, &wanted, &paths);
     if (fixed != text) {
+      // The parser alone, as a reader of the file would: the input's data,
+      // placement aside, and each edited template's placement as planned.
+      yaml::Tree before = yaml::parse_document(text);
+      yaml::Tree after;
       try {
-        (void)yaml::parse_document(fixed);
+        after = yaml::parse_document(fixed);
       } catch (const Error& e) {
         fuzz::bug(("what fix wrote does not parse: " + std::string(e.what())).c_str());
+      }
+      if (testing::without_placement(before) != testing::without_placement(after)) {
+        std::fprintf(stderr, "--- input\n%s\n--- fixed\n%s\n---\n", text.c_str(), fixed.c_str());
+        fuzz::bug("fix changed the document's data outside the placement fields");
+      }
+      yaml::Value data = yaml::to_value(after.root());
+      for (std::size_t k = 0; k < wanted.size(); ++k) {
+        const yaml::Value* at = at_path(data, paths[k]);
+        if (at == nullptr) fuzz::bug("an edited template is not where its path says");
+        for (const char* field : {"affinity", "nodeSelector", "tolerations"}) {
+          const yaml::Value* want = wanted[k].find("spec")->find(field);
+          const yaml::Value* spec = at->find("spec");
+          const yaml::Value* got = spec != nullptr ? spec->find(field) : nullptr;
+          bool same = want == nullptr ? got == nullptr || got->is_null() ||
+                                            (got->is_mapping() && got->entries().empty()) ||
+                                            (got->is_sequence() && got->items().empty())
+                                      : got != nullptr && *got == *want;
+          if (!same) {
+            std::fprintf(stderr, "--- input\n%s\n--- fixed\n%s\n--- field %s of %s\n", text.c_str(),
+                         fixed.c_str(), field, paths[k].c_str());
+            fuzz::bug("a placement field of an edited template is not what its plan wanted");
+          }
+        }
       }
     }
     // A law that fails shows the texts it compared.

@@ -8,8 +8,7 @@ namespace {
 
 class Renderer {
  public:
-  explicit Renderer(const Layout& layout)
-      : layout_(layout), nl_(layout.crlf ? "\r\n" : "\n") {}
+  explicit Renderer(const Layout& layout) : layout_(layout), nl_(layout.crlf ? "\r\n" : "\n") {}
 
   std::string document(const GenNode& root) {
     if (root.kind == GenNode::Kind::Mapping && !root.flow && !root.entries.empty()) {
@@ -32,7 +31,9 @@ class Renderer {
   static std::string block_props(const GenNode& n) {
     return (n.tag.empty() ? "" : " " + n.tag) + (n.anchor.empty() ? "" : " &" + n.anchor);
   }
-  static std::string comment(const GenNode& n) { return n.comment.empty() ? "" : "  # " + n.comment; }
+  static std::string comment(const GenNode& n) {
+    return n.comment.empty() ? "" : "  # " + n.comment;
+  }
 
   std::string inline_text(const GenNode& n) const {
     switch (n.kind) {
@@ -334,8 +335,11 @@ GenNode ManifestGenerator::node_selector() {
   if (chance(10)) return GenNode::mapping(true);
   GenNode m = GenNode::mapping(chance(35));
   static const std::pair<const char*, const char*> kEntries[] = {
-      {"kubernetes.io/arch", "amd64"}, {"kubernetes.io/arch", "arm64"}, {"kubernetes.io/os", "linux"},
-      {"disktype", "ssd"},             {"beta.kubernetes.io/arch", "amd64"}};
+      {"kubernetes.io/arch", "amd64"},
+      {"kubernetes.io/arch", "arm64"},
+      {"kubernetes.io/os", "linux"},
+      {"disktype", "ssd"},
+      {"beta.kubernetes.io/arch", "amd64"}};
   int n = 1 + pick(2);
   for (int i = 0; i < n; ++i) {
     const auto& [key, value] = kEntries[pick(5)];
@@ -352,7 +356,8 @@ GenNode ManifestGenerator::containers(const char* prefix, int count) {
   for (int i = 0; i < count; ++i) {
     GenNode c = GenNode::mapping(list.flow || chance(15));
     c.add("name", GenNode::scalar(prefix + std::to_string(i)));
-    std::string image = "registry.example.com/gen/img" + std::to_string(pick(static_cast<int>(image_count_))) + ":1";
+    std::string image = "registry.example.com/gen/img" +
+                        std::to_string(pick(static_cast<int>(image_count_))) + ":1";
     c.add("image", GenNode::scalar(chance(30) ? "\"" + image + "\"" : image));
     if (!c.flow && chance(30)) {
       GenNode ports = GenNode::sequence();
@@ -414,7 +419,9 @@ GenNode ManifestGenerator::pod_template(const std::string& name) {
 GenNode ManifestGenerator::workload(const std::string& name, GenNode pod_template) {
   std::string kind = kKinds[pick(8)];
   GenNode w = GenNode::mapping();
-  w.add("apiVersion", GenNode::scalar(kind == "Pod" ? "v1" : (kind == "Job" || kind == "CronJob") ? "batch/v1" : "apps/v1"));
+  w.add("apiVersion", GenNode::scalar(kind == "Pod"                          ? "v1"
+                                      : (kind == "Job" || kind == "CronJob") ? "batch/v1"
+                                                                             : "apps/v1"));
   w.add("kind", GenNode::scalar(kind));
   GenNode metadata = GenNode::mapping();
   metadata.add("name", GenNode::scalar(name));

@@ -24,7 +24,7 @@ struct GenNode {
   std::string text;  // a scalar as written (quotes included); the alias name
   bool flow = false;
   std::string anchor;
-  std::string tag;  // "!!map", "!!seq", "!!str": written before the anchor
+  std::string tag;                // "!!map", "!!seq", "!!str": written before the anchor
   std::string comment;            // written after the node's line, " # ..."
   std::vector<GenEntry> entries;  // of a mapping
   std::vector<GenNode> items;

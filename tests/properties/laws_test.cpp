@@ -14,6 +14,8 @@
 // ARCHFIT_PROPERTY_CASES sets the number of templates (default 10,500);
 // ARCHFIT_OUTPUT_DIR, when set, receives every stream fix wrote (for the
 // schema check in tests/schema).
+#include "support/laws.hpp"
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -30,7 +32,6 @@
 #include "properties/generator.hpp"
 #include "properties/scheduling.hpp"
 #include "support/corpus.hpp"
-#include "support/laws.hpp"
 
 namespace archfit::testing {
 namespace {
@@ -55,27 +56,46 @@ Cluster default_cluster() {
 std::vector<Scenario> scenarios() {
   std::vector<Scenario> out;
   out.push_back({"default", "", default_cluster(), {false, false}, true});
-  out.push_back({"node-selector", "placement: {mode: nodeSelector}\n", default_cluster(), {false, false}, true});
-  out.push_back({"preferred", "placement: {mode: preferred, preferredWeights: {arm64: 80, amd64: 20}}\n",
-                 default_cluster(), {false, false}, true});
-  out.push_back({"tolerations-only", "placement: {mode: tolerationsOnly}\n", default_cluster(),
-                 {false, false}, false});
-  out.push_back({"respect-existing-off", "placement: {respectExisting: false}\n", default_cluster(),
-                 {false, true}, true});
+  out.push_back({"node-selector",
+                 "placement: {mode: nodeSelector}\n",
+                 default_cluster(),
+                 {false, false},
+                 true});
+  out.push_back({"preferred",
+                 "placement: {mode: preferred, preferredWeights: {arm64: 80, amd64: 20}}\n",
+                 default_cluster(),
+                 {false, false},
+                 true});
+  out.push_back({"tolerations-only",
+                 "placement: {mode: tolerationsOnly}\n",
+                 default_cluster(),
+                 {false, false},
+                 false});
+  out.push_back({"respect-existing-off",
+                 "placement: {respectExisting: false}\n",
+                 default_cluster(),
+                 {false, true},
+                 true});
   Cluster multi = default_cluster();
   multi.platforms.emplace_back("windows", "amd64");
-  out.push_back({"multi-os", "clusterPlatforms: [linux/amd64, linux/arm64, windows/amd64]\n", multi,
-                 {false, false}, true});
+  out.push_back({"multi-os",
+                 "clusterPlatforms: [linux/amd64, linux/arm64, windows/amd64]\n",
+                 multi,
+                 {false, false},
+                 true});
   Cluster custom = default_cluster();
   custom.arch_labels["arm64"] = {{"cloud.example.com/pool", "graviton"}};
   custom.arch_taints["arm64"] = {Taint{"cloud.example.com/pool", "graviton", "NoSchedule"},
                                  Taint{"dedicated-arch", "arm64", "PreferNoSchedule"}};
-  out.push_back({"custom-labels",
-                 "architectures:\n  arm64:\n    nodeLabels: {cloud.example.com/pool: graviton}\n"
-                 "    tolerations:\n    - {key: cloud.example.com/pool, operator: Equal, value: graviton, "
-                 "effect: NoSchedule}\n    - {key: dedicated-arch, operator: Equal, value: arm64, effect: "
-                 "PreferNoSchedule}\n",
-                 custom, {false, false}, true});
+  out.push_back(
+      {"custom-labels",
+       "architectures:\n  arm64:\n    nodeLabels: {cloud.example.com/pool: graviton}\n"
+       "    tolerations:\n    - {key: cloud.example.com/pool, operator: Equal, value: graviton, "
+       "effect: NoSchedule}\n    - {key: dedicated-arch, operator: Equal, value: arm64, effect: "
+       "PreferNoSchedule}\n",
+       custom,
+       {false, false},
+       true});
   return out;
 }
 
@@ -199,9 +219,9 @@ TEST(GeneratedManifests, KeepTheLaws) {
   const std::size_t per_stream = 250;
   const std::size_t streams = (case_count() + per_stream - 1) / per_stream;
   std::size_t templates = 0;
-  std::size_t placed = 0;       // templates fix changed
-  std::size_t left_alone = 0;   // templates with an error finding
-  std::size_t evaluated = 0;    // templates the scheduling law was checked on
+  std::size_t placed = 0;      // templates fix changed
+  std::size_t left_alone = 0;  // templates with an error finding
+  std::size_t evaluated = 0;   // templates the scheduling law was checked on
   for (std::size_t s = 0; s < streams; ++s) {
     const Scenario& scenario = all[s % all.size()];
     SCOPED_TRACE(std::string("stream ") + std::to_string(s) + " (" + scenario.name + ")");
@@ -311,7 +331,8 @@ TEST(GeneratedManifests, KeepTheLaws) {
         for (const std::string& p : allowed)
           if (S.count(p)) expected.insert(p);
         Constraints with_taints;
-        std::set<std::string> actual = schedulable(*tf[k].second->find("spec"), scenario.cluster, with_taints);
+        std::set<std::string> actual =
+            schedulable(*tf[k].second->find("spec"), scenario.cluster, with_taints);
         ++evaluated;
         EXPECT_EQ(actual, expected) << "document " << d << " template of " << tb[k].first
                                     << " can be scheduled elsewhere than its images and own "
@@ -322,9 +343,10 @@ TEST(GeneratedManifests, KeepTheLaws) {
     }
   }
   RecordProperty("templates", static_cast<int>(templates));
-  std::printf("generated %zu templates: %zu documents changed, %zu left alone with an error, "
-              "scheduling checked on %zu\n",
-              templates, placed, left_alone, evaluated);
+  std::printf(
+      "generated %zu templates: %zu documents changed, %zu left alone with an error, "
+      "scheduling checked on %zu\n",
+      templates, placed, left_alone, evaluated);
   EXPECT_GE(templates, case_count());
   // The generator must exercise both outcomes richly.
   EXPECT_GE(placed, templates / 3);

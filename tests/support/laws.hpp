@@ -14,6 +14,7 @@
 
 #include <archfit/yaml/value.hpp>
 
+#include "support/placement_data.hpp"
 #include "support/process.hpp"
 
 namespace archfit::testing {
@@ -41,11 +42,6 @@ class Workspace {
  private:
   TempDir dir_;
 };
-
-// The document's data with what archfit may change taken out of every pod
-// template: affinity, nodeSelector, tolerations and its two annotations (and
-// metadata or annotations that hold nothing else, or are null).
-yaml::Value without_placement(const yaml::Tree& tree);
 
 // Documents of `input` whose data `fixed` changed outside the placement
 // fields (each read alone, as written): fix put something somewhere else.

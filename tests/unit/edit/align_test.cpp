@@ -1,11 +1,11 @@
 // Lining up a sequence with what it should become: equal items first, then
 // as many of the rest edited in place as can be.
+#include "edit/align.hpp"
+
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
-
-#include "edit/align.hpp"
 
 namespace archfit::edit::detail {
 namespace {
