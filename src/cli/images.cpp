@@ -23,28 +23,32 @@ struct ImagesOptions {
   std::string format = "text";
 };
 
-void run_images(const ImagesOptions& options) {
+int run_images(const ImagesOptions& options) {
   auto kinds = manifest::KindTable::defaults();
   auto inputs = manifest::collect_inputs(options.paths).files;
   const bool lock = options.format == "lock";
   std::vector<std::string> canonical;
-  run::for_each_document(inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
-    for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
-      for (const manifest::PodTemplate& t : w.templates) {
-        for (const manifest::Container& c : t.containers) {
-          if (!c.image) continue;
-          if (lock) {
-            if (c.reference) canonical.push_back(c.reference->canonical());
-            continue;
+  std::size_t faults = run::for_each_document(
+      inputs,
+      [&](const manifest::InputFile& input, const yaml::Tree& tree) {
+        for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
+          for (const manifest::PodTemplate& t : w.templates) {
+            for (const manifest::Container& c : t.containers) {
+              if (!c.image) continue;
+              if (lock) {
+                if (c.reference) canonical.push_back(c.reference->canonical());
+                continue;
+              }
+              std::cout << input.name << ':' << c.image.line() << ':' << c.image.column() << ": "
+                        << (c.reference ? c.reference->canonical() : c.reference_error) << "  ("
+                        << w.kind << ' ' << w.name << ", container " << c.name << ")\n";
+            }
           }
-          std::cout << input.name << ':' << c.image.line() << ':' << c.image.column() << ": "
-                    << (c.reference ? c.reference->canonical() : c.reference_error) << "  ("
-                    << w.kind << ' ' << w.name << ", container " << c.name << ")\n";
         }
-      }
-    }
-  });
+      },
+      std::cerr);
   if (lock) std::cout << cache::LockFile::skeleton(canonical);
+  return faults > 0 ? kChangesOrFindings : kOk;
 }
 
 }  // namespace
@@ -62,7 +66,7 @@ void add_images_command(CLI::App& app, RunState& state) {
       ->capture_default_str();
   cmd->callback([options, &state] {
     require_files_after_separator(state);
-    run_images(*options);
+    state.exit_code = run_images(*options);
   });
 }
 

@@ -106,14 +106,16 @@ int run_lock(const LockOptions& o) {
       prepare_run(o.paths, o.common,
                   SetupOptions{.read_inputs = true, .use_lock = false, .verbose = o.verbose});
   run::WantCollector collector(setup.loaded.resolve);
-  run::for_each_document(
-      setup.inputs, [&](const manifest::InputFile& input, const yaml::Tree& tree) {
+  std::size_t faults = run::for_each_document(
+      setup.inputs,
+      [&](const manifest::InputFile& input, const yaml::Tree& tree) {
         collector.add_secrets(tree, input.name);
         for (const manifest::Workload& w : manifest::discover(tree, setup.loaded.config.kinds)) {
           for (const manifest::PodTemplate& t : w.templates)
             collector.add_template(t);
         }
-      });
+      },
+      std::cerr);
   for (const std::string& warning : collector.warnings())
     std::cerr << warning << '\n';
   std::vector<resolve::Want> wants = collector.wants();
@@ -139,6 +141,14 @@ int run_lock(const LockOptions& o) {
     return kUnresolved;
   }
   write_lock(path, lock, o.quiet, "");
+  // The images of the others are locked; those of what could not be read are
+  // not, and that is never a pass.
+  if (faults > 0) {
+    std::cerr << "archfit: " << faults
+              << (faults == 1 ? " document or file" : " documents or files")
+              << " could not be read (above); their images are not in " << path.string() << '\n';
+    return kChangesOrFindings;
+  }
   return kOk;
 }
 

@@ -34,22 +34,37 @@ TEST(Cli, NoSubcommandIsUsageError) {
   EXPECT_NE(r.err.find("subcommand"), std::string::npos) << r.err;
 }
 
+// What cannot be read is named at its place and left out; the rest is
+// listed, and the exit status says something was left out.
 TEST(Cli, InvalidYamlNamesFileLineColumn) {
   TempDir dir;
-  dir.write("bad.yaml", "apiVersion: v1\nkind: Pod\n---\nmetadata:\n  name: a: b\n");
-  ProcessResult r = run_archfit({"images", (dir / "bad.yaml").string()});
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err,
-            (dir / "bad.yaml").string() +
-                ":5:10: cannot parse YAML: mapping values are not allowed in this context\n");
+  dir.write("bad.yaml",
+            "apiVersion: v1\nkind: Pod\nspec: {containers: [{name: a, image: a:1}]}\n---\n"
+            "metadata:\n  name: a: b\n");
+  dir.write("dup.yaml",
+            "kind: Pod\nmetadata: {name: x, name: y}\n---\napiVersion: v1\nkind: Pod\n"
+            "spec: {containers: [{name: b, image: b:1}]}\n");
+  ProcessResult r =
+      run_archfit({"images", (dir / "bad.yaml").string(), (dir / "dup.yaml").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, (dir / "bad.yaml").string() +
+                       ":6:10: error unreadable-file: cannot parse YAML: mapping values are not "
+                       "allowed in this context; archfit leaves the rest of the file out\n" +
+                       (dir / "dup.yaml").string() +
+                       ":2:21: error invalid-document: duplicate key \"name\" (first at line 2, "
+                       "column 12): a key may be given only once in a mapping (the API server "
+                       "refuses manifests that repeat one); remove one of them; archfit leaves "
+                       "this document out\n");
+  EXPECT_TRUE(contains(r.out, "docker.io/library/a:1")) << r.out;
+  EXPECT_TRUE(contains(r.out, "docker.io/library/b:1")) << r.out;
 }
 
 TEST(Cli, InvalidYamlOnStdin) {
   ProcessOptions o;
   o.stdin_data = "a: [1,\n";
   ProcessResult r = run_archfit({"images"}, o);
-  EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err.rfind("<stdin>:2:1: cannot parse YAML:", 0), 0u) << r.err;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err.rfind("<stdin>:2:1: error unreadable-file: cannot parse YAML:", 0), 0u) << r.err;
 }
 
 TEST(Cli, MissingFileAndEmptyDirectory) {

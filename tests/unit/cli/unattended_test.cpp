@@ -158,6 +158,20 @@ TEST_F(Unattended, ALockWithoutARegistry) {
   EXPECT_TRUE(contains(again.err, "unchanged")) << again.err;
 }
 
+// A document that cannot be read is named and left out of the lock, which
+// is written for the others; that is never a pass.
+TEST_F(Unattended, LockLeavesOutWhatCannotBeReadAndSaysSo) {
+  dir_.write("apps.yaml",
+             "apiVersion: v1\nkind: Pod\nmetadata: {name: a, name: b}\n---\napiVersion: v1\n"
+             "kind: Pod\nspec:\n  containers:\n  - {name: c, image: local:1, "
+             "imagePullPolicy: Never}\n");
+  ProcessResult r = run({"lock", "--offline", "apps.yaml"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(contains(r.err, "apps.yaml:3:21: error invalid-document: duplicate key")) << r.err;
+  EXPECT_TRUE(contains(r.err, "1 document or file could not be read (above)")) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir_ / "archfit.lock"));
+}
+
 TEST_F(Unattended, LockSetRefusesWhatIsNotAnEntry) {
   for (const char* bad :
        {"nginx", "Nginx:1=linux/amd64", "nginx:1=linux", "nginx:1=", "--offline=linux/amd64"}) {
