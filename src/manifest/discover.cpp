@@ -2,6 +2,8 @@
 #include <string>
 #include <string_view>
 
+#include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/manifest/discover.hpp>
 
 namespace archfit::manifest {
@@ -46,12 +48,31 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
   return out;
 }
 
-void add_containers(NodeRef spec, std::string_view name, bool init, std::vector<Container>& out) {
+// A field of a workload that is not what Kubernetes reads there: the API
+// server refuses the object, so the fault is its document's (docs/rules.md,
+// invalid-document). A null reads as absent.
+[[noreturn]] void wrong_type(NodeRef at, std::string_view path, const char* expected) {
+  std::string is = at.is_mapping()    ? "a mapping"
+                   : at.is_sequence() ? "a list"
+                                      : "the scalar " + archfit::quoted(at.scalar(), 40);
+  fail(ErrorKind::Input,
+       std::string(path) + " is " + is + ", where Kubernetes reads " + expected +
+           ": the API server refuses the object",
+       Location{"", at.line(), at.column()});
+}
+
+// `spec_path`: where the pod spec is, for messages.
+void add_containers(NodeRef spec, const std::string& spec_path, std::string_view name, bool init,
+                    std::vector<Container>& out) {
   NodeRef list = yaml::lookup(spec, name).resolved();
-  if (!list.is_sequence()) return;
+  if (!list || list.is_null()) return;
+  std::string path = spec_path + "." + std::string(name);
+  if (!list.is_sequence()) wrong_type(list, path, "a list of containers");
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
-    if (!item.is_mapping()) continue;
+    if (!item.is_mapping()) {
+      wrong_type(item, path + "[" + std::to_string(i) + "]", "a container (a mapping)");
+    }
     Container c;
     c.node = item;
     c.init = init;
@@ -80,10 +101,12 @@ void walk(NodeRef node, std::string_view path, std::string& concrete, Found&& fo
   bool every = step.size() > 2 && step.substr(step.size() - 2) == "[]";
   if (every) step.remove_suffix(2);
   NodeRef next = field(node, step);
-  if (!next) return;
+  if (!next || next.is_null()) return;
   std::size_t mark = concrete.size();
   if (!concrete.empty()) concrete += '.';
   concrete += step;
+  if (every && !next.is_sequence()) wrong_type(next, concrete, "a list");
+  if (!every && !next.is_mapping()) wrong_type(next, concrete, "a mapping");
   if (!every) {
     walk(next, rest, concrete, found);
   } else if (next.is_sequence()) {
@@ -111,15 +134,17 @@ Workload make_workload(NodeRef object, const KindRule& rule, std::string path) {
   std::string concrete;
   walk(object, rule.pod_template, concrete, [&](NodeRef node, const std::string& where) {
     NodeRef spec = field(node, "spec");
-    if (!node.is_mapping() || !spec.is_mapping()) return;
+    if (!spec || spec.is_null()) return;
+    std::string spec_path = where.empty() ? "spec" : where + ".spec";
+    if (!spec.is_mapping()) wrong_type(spec, spec_path, "a pod spec (a mapping)");
     PodTemplate t;
     t.node = node;
     t.spec = spec;
     t.path = where;
     t.namespace_name = w.namespace_name;
     t.labels = string_map(field(field(node, "metadata"), "labels"));
-    add_containers(spec, "containers", false, t.containers);
-    add_containers(spec, "initContainers", true, t.containers);
+    add_containers(spec, spec_path, "containers", false, t.containers);
+    add_containers(spec, spec_path, "initContainers", true, t.containers);
     NodeRef secrets = field(spec, "imagePullSecrets");
     for (std::size_t i = 0; secrets.is_sequence() && i < secrets.size(); ++i) {
       std::string name = string_at(secrets.item(i), "name");

@@ -80,6 +80,11 @@ const std::vector<std::string>& broken_documents() {
                    "            nodeSelectorTerms:\n            - matchExpressions:\n"
                    "              - {key: kubernetes.io/arch, operator: Foo}\n"),
         deployment("x", "amd64only:1", "      tolerations: 5\n"),
+        // fields of the wrong type, which the API server refuses
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\nspec: {template: []}\n",
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: x}\n"
+        "spec: {template: {spec: {containers: 5}}}\n",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [web]}\n",
         // nesting deeper than archfit reads
         deep,
     };

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <archfit/base/error.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/yaml/parse.hpp>
 
@@ -60,6 +61,45 @@ spec:
   EXPECT_EQ(t.containers[2].name, "migrate");
   EXPECT_TRUE(t.containers[2].init);
   EXPECT_EQ(t.spec, tree.root().get("spec").get("template").get("spec"));
+}
+
+// A workload field of a type Kubernetes does not read there is an input
+// error at its place, naming the field; a null reads as absent.
+TEST(Discover, WrongTypedFieldsAreInputErrorsAtTheirPlace) {
+  struct Case {
+    const char* text;
+    const char* message;
+    std::uint32_t line;
+    std::uint32_t column;
+  };
+  const Case cases[] = {
+      {"apiVersion: apps/v1\nkind: Deployment\nspec: 5\n", "spec is the scalar \"5\"", 3, 7},
+      {"apiVersion: apps/v1\nkind: Deployment\nspec:\n  template: [a]\n",
+       "spec.template is a list, where Kubernetes reads a mapping", 4, 13},
+      {"apiVersion: apps/v1\nkind: Deployment\nspec: {template: {spec: {containers: {a: b}}}}\n",
+       "spec.template.spec.containers is a mapping, where Kubernetes reads a list of containers", 3,
+       38},
+      {"apiVersion: v1\nkind: Pod\nspec: {initContainers: [x]}\n",
+       "spec.initContainers[0] is the scalar \"x\", where Kubernetes reads a container", 3, 25},
+  };
+  for (const Case& c : cases) {
+    yaml::Tree tree = yaml::parse_document(c.text);
+    try {
+      find(tree);
+      ADD_FAILURE() << "accepted " << c.text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Input);
+      EXPECT_NE(e.message().find(c.message), std::string::npos) << e.message();
+      EXPECT_EQ(e.where().line, c.line) << e.what();
+      EXPECT_EQ(e.where().column, c.column) << e.what();
+    }
+  }
+  for (const char* absent : {"apiVersion: apps/v1\nkind: Deployment\nspec:\n",
+                             "apiVersion: apps/v1\nkind: Deployment\nspec: {template: ~}\n",
+                             "apiVersion: v1\nkind: Pod\nspec: {containers: null}\n"}) {
+    yaml::Tree tree = yaml::parse_document(absent);
+    EXPECT_NO_THROW(find(tree)) << absent;
+  }
 }
 
 TEST(Discover, PodIsItsOwnTemplate) {
