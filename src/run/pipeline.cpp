@@ -662,14 +662,15 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
   for (std::size_t i = 0; i < run.files.size(); ++i)
     pipeline.first_pass(run.files[i], std::move(unread[i]));
   pipeline.second_pass();
-  // A file that was split is one change of the whole file.
+  // A file that was split is one change of the whole file; one that could
+  // not be read to its end is not changed at all.
   for (std::size_t i = 0; i < run.files.size(); ++i) {
     if (!unsplit[i]) continue;
     FileResult& file = run.files[i];
     std::string output = file.output();
     file.original = std::move(*unsplit[i]);
     file.edits = Splices();
-    file.edits.replace(0, file.original.size(), std::move(output));
+    if (!file.stopped) file.edits.replace(0, file.original.size(), std::move(output));
   }
   return run;
 }

@@ -102,6 +102,28 @@ TEST(Run, ASyntaxErrorStopsOnlyItsFile) {
   EXPECT_NE(e.findings[0].message.find("cannot parse YAML"), std::string::npos);
 }
 
+// A file split into one Deployment per group before its documents are read
+// is not written when reading stops in it.
+TEST(Run, AStoppedFileIsNotSplitEither) {
+  Engine e;
+  std::string text =
+      "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\n  annotations:\n"
+      "    CustomPodScheduleStrategy: 'type=default,base=2,weight=1:type=spot,weight=3'\n"
+      "spec:\n  selector:\n    matchLabels: {app: web}\n  template:\n"
+      "    metadata:\n      labels: {app: web}\n    spec:\n      containers:\n"
+      "      - {name: web, image: both:1}\n---\nkind: HorizontalPodAutoscaler\n"
+      "spec:\n  minReplicas: 2\n  maxReplicas:(20\n";
+  RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Fix);
+  EXPECT_TRUE(r.files[0].stopped);
+  EXPECT_FALSE(r.files[0].changed());
+  EXPECT_EQ(r.files[0].output(), text);
+  ASSERT_NE(e.find("unreadable-file"), nullptr);
+  // Without the fault, the same file is split.
+  Engine clean;
+  std::string good = text.substr(0, text.find("---"));
+  EXPECT_NE(clean.run({Input::in_memory("apps.yaml", good)}, Task::Fix).files[0].output(), good);
+}
+
 // The documents before the fault are reported; the fault comes after them,
 // also when they waited for the registry.
 TEST(Run, AStoppedFileReportsWhatCameBeforeTheFaultInOrder) {
@@ -129,7 +151,8 @@ TEST(Run, AFaultInADocumentIsAFindingAndTheOthersAreFixed) {
   RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Fix);
   ASSERT_TRUE(r.files[0].changed());
   EXPECT_FALSE(r.files[0].stopped);
-  std::vector<yaml::DocumentText> docs = yaml::split_stream(r.files[0].output());
+  const std::string output = r.files[0].output();
+  std::vector<yaml::DocumentText> docs = yaml::split_stream(output);
   ASSERT_EQ(docs.size(), 3u);
   EXPECT_EQ(docs[1].text, "---\n" + broken);
   EXPECT_NE(docs[0].text.find("kubernetes.io/arch"), std::string::npos);
