@@ -86,26 +86,6 @@ std::string edited(const std::string& text, placement::Action action,
   return outcome.changed ? outcome.text : text;
 }
 
-// The value at a template path ("items[1].spec.template"); nullptr if none.
-const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
-  const yaml::Value* at = &root;
-  std::size_t pos = 0;
-  while (at != nullptr && pos < path.size()) {
-    if (path[pos] == '.') ++pos;
-    if (path[pos] == '[') {
-      std::size_t close = path.find(']', pos);
-      std::size_t index = std::stoul(path.substr(pos + 1, close - pos - 1));
-      at = at->is_sequence() && index < at->items().size() ? &at->items()[index] : nullptr;
-      pos = close + 1;
-      continue;
-    }
-    std::size_t end = path.find_first_of(".[", pos);
-    at = at->is_mapping() ? at->find(path.substr(pos, end - pos)) : nullptr;
-    pos = end == std::string::npos ? path.size() : end;
-  }
-  return at;
-}
-
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -132,7 +112,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       yaml::Value data = yaml::to_value(after.root());
       for (std::size_t k = 0; k < wanted.size(); ++k) {
-        const yaml::Value* at = at_path(data, paths[k]);
+        const yaml::Value* at = testing::at_path(data, paths[k]);
         if (at == nullptr) fuzz::bug("an edited template is not where its path says");
         for (const char* field : {"affinity", "nodeSelector", "tolerations"}) {
           const yaml::Value* want = wanted[k].find("spec")->find(field);

@@ -19,27 +19,6 @@ namespace {
 const std::vector<std::string> kCommon{"--config",  "config.yaml", "--lock", "archfit.lock",
                                        "--offline", "--cache-dir", "cache"};
 
-// The value at a dotted path of plain keys and [n] indices; nullptr if absent.
-const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
-  const yaml::Value* v = &root;
-  std::size_t pos = 0;
-  while (pos < path.size() && v != nullptr) {
-    if (path[pos] == '.') ++pos;
-    if (path[pos] == '[') {
-      std::size_t close = path.find(']', pos);
-      std::size_t index = std::stoul(path.substr(pos + 1, close - pos - 1));
-      v = v->is_sequence() && index < v->items().size() ? &v->items()[index] : nullptr;
-      pos = close + 1;
-      continue;
-    }
-    std::size_t end = path.find_first_of(".[", pos);
-    std::string key = path.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
-    v = v->find(key);
-    pos = end == std::string::npos ? path.size() : end;
-  }
-  return v;
-}
-
 }  // namespace
 
 Workspace::Workspace(const std::string& input, const std::string& lock, const std::string& config) {

@@ -7,6 +7,29 @@
 
 namespace archfit::testing {
 
+const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
+  const yaml::Value* at = &root;
+  std::size_t pos = 0;
+  while (at != nullptr && pos < path.size()) {
+    if (path[pos] == '.') ++pos;
+    if (path[pos] == '[') {
+      std::size_t close = path.find(']', pos);
+      std::size_t index = std::stoul(path.substr(pos + 1, close - pos - 1));
+      at = at->is_sequence() && index < at->items().size() ? &at->items()[index] : nullptr;
+      pos = close + 1;
+      continue;
+    }
+    std::size_t end = path.find_first_of(".[", pos);
+    at = at->is_mapping() ? at->find(path.substr(pos, end - pos)) : nullptr;
+    pos = end == std::string::npos ? path.size() : end;
+  }
+  return at;
+}
+
+yaml::Value* at_path(yaml::Value& root, const std::string& path) {
+  return const_cast<yaml::Value*>(at_path(static_cast<const yaml::Value&>(root), path));
+}
+
 yaml::Value without_placement(const yaml::Tree& tree) {
   using yaml::Value;
   yaml::Limits limits;
@@ -20,22 +43,7 @@ yaml::Value without_placement(const yaml::Tree& tree) {
     for (const manifest::PodTemplate& t : w.templates) {
       std::string path = w.path;
       if (!t.path.empty()) path += (path.empty() ? "" : ".") + t.path;
-      Value* at = &data;
-      // Walk the same dotted path the editor uses.
-      std::string rest = path;
-      while (!rest.empty() && at != nullptr) {
-        std::size_t dot = rest.find('.');
-        std::string step = rest.substr(0, dot);
-        rest = dot == std::string::npos ? "" : rest.substr(dot + 1);
-        std::size_t bracket = step.find('[');
-        if (!step.substr(0, bracket).empty()) at = at->find(step.substr(0, bracket));
-        while (at != nullptr && bracket != std::string::npos) {
-          std::size_t close = step.find(']', bracket);
-          std::size_t index = std::stoul(step.substr(bracket + 1, close - bracket - 1));
-          at = at->is_sequence() && index < at->items().size() ? &at->items()[index] : nullptr;
-          bracket = step.find('[', close);
-        }
-      }
+      Value* at = at_path(data, path);
       if (at == nullptr || !at->is_mapping()) continue;
       if (Value* spec = at->find("spec"); spec != nullptr && spec->is_mapping()) {
         spec->erase("affinity");
