@@ -227,7 +227,7 @@ class Converter {
     return out;
   }
 
-  const Limits& limits_;
+  Limits limits_;  // a copy: callers may pass a temporary
   std::size_t produced_ = 0;
 };
 
@@ -394,7 +394,7 @@ class Comparer {
     return all && static_cast<std::size_t>(std::popcount(matched)) == entries.size();
   }
 
-  const Limits& limits_;
+  Limits limits_;  // a copy: callers may pass a temporary
   std::size_t seen_ = 0;
 };
 
