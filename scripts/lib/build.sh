@@ -3,7 +3,7 @@
 # scripts/lib/common.sh.
 
 # The files the executable is built from, relative to the source tree.
-ARCHFIT_BUILD_INPUTS=(CMakeLists.txt cmake include src)
+ARCHFIT_BUILD_INPUTS=(CMakeLists.txt cmake include src project.conf scripts/version)
 
 # source_key SRC: a sha256 of every file the executable is built from, so that
 # a cached build is reused exactly while they are unchanged.

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <condition_variable>
 #include <deque>
+#include <filesystem>
+#include <map>
 #include <mutex>
 #include <netinet/in.h>
 #include <stdexcept>
@@ -15,6 +17,7 @@
 
 #include "registry/destinations.hpp"
 #include "registry/libcurl.hpp"
+#include "registry/trust_store.hpp"
 
 namespace archfit::registry {
 
@@ -124,6 +127,25 @@ bool sendable(std::string_view text) {
   });
 }
 
+// Found once per process and configured file (see trust_store.hpp).
+const TrustStore& trust_store(const std::string& configured) {
+  static std::mutex mutex;
+  static std::map<std::string, TrustStore> found;
+  std::lock_guard lock(mutex);
+  auto it = found.find(configured);
+  if (it == found.end()) {
+    const curl_version_info_data* info = libcurl().version_info(CURLVERSION_NOW);
+    std::string_view built_in = info != nullptr && info->cainfo != nullptr ? info->cainfo : "";
+    auto exists = [](const std::string& path) {
+      std::error_code ignored;
+      return std::filesystem::exists(path, ignored);
+    };
+    it = found.emplace(configured, find_trust_store(configured, process_getenv(), built_in, exists))
+             .first;
+  }
+  return it->second;
+}
+
 void set_up(Exchange& ex) {
   if (!sendable(ex.request->url)) {
     ex.refused = "refused to send a request whose URL holds a control character";
@@ -154,7 +176,9 @@ void set_up(Exchange& ex) {
   curl.easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(r.connect_timeout.count()));
   curl.easy_setopt(e, CURLOPT_SSL_VERIFYPEER, r.verify_tls ? 1L : 0L);
   curl.easy_setopt(e, CURLOPT_SSL_VERIFYHOST, r.verify_tls ? 2L : 0L);
-  if (!r.ca_file.empty()) curl.easy_setopt(e, CURLOPT_CAINFO, r.ca_file.c_str());
+  const TrustStore& store = trust_store(r.ca_file);
+  if (!store.file.empty()) curl.easy_setopt(e, CURLOPT_CAINFO, store.file.c_str());
+  if (!store.directory.empty()) curl.easy_setopt(e, CURLOPT_CAPATH, store.directory.c_str());
   curl.easy_setopt(e, CURLOPT_ERRORBUFFER, ex.error);
   curl.easy_setopt(e, CURLOPT_HEADERFUNCTION, on_header);
   curl.easy_setopt(e, CURLOPT_HEADERDATA, &ex);

@@ -1,6 +1,8 @@
 #include "registry/libcurl.hpp"
 
+#ifndef ARCHFIT_LIBCURL_LINKED
 #include <dlfcn.h>
+#endif
 #include <mutex>
 #include <string>
 
@@ -9,6 +11,22 @@
 namespace archfit::registry {
 
 namespace {
+
+#ifdef ARCHFIT_LIBCURL_LINKED
+
+// A static release executable links libcurl in; the table points at it.
+Libcurl load() {
+  Libcurl api{&::curl_global_init,       &::curl_easy_init,          &::curl_easy_setopt,
+              &::curl_easy_getinfo,      &::curl_easy_strerror,      &::curl_easy_cleanup,
+              &::curl_slist_append,      &::curl_slist_free_all,     &::curl_multi_init,
+              &::curl_multi_setopt,      &::curl_multi_add_handle,   &::curl_multi_remove_handle,
+              &::curl_multi_perform,     &::curl_multi_info_read,    &::curl_multi_poll,
+              &::curl_multi_wakeup,      &::curl_multi_cleanup,      &::curl_version_info};
+  api.global_init(CURL_GLOBAL_DEFAULT);
+  return api;
+}
+
+#else
 
 // The soname of libcurl 7.16 and later (Debian's libcurl4).
 constexpr const char* kSoname = "libcurl.so.4";
@@ -54,10 +72,13 @@ Libcurl load() {
   bind(library, api.multi_poll, "curl_multi_poll");
   bind(library, api.multi_wakeup, "curl_multi_wakeup");
   bind(library, api.multi_cleanup, "curl_multi_cleanup");
+  bind(library, api.version_info, "curl_version_info");
   // The library stays loaded for the life of the process.
   api.global_init(CURL_GLOBAL_DEFAULT);
   return api;
 }
+
+#endif
 
 }  // namespace
 

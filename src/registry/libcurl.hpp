@@ -4,7 +4,9 @@
 // at start-up maps some thirty libraries it pulls in (TLS, HTTP/2, IDN,
 // Kerberos, LDAP...), which costs more than a whole fix of a small manifest.
 // So the registry module calls libcurl through this table, filled with dlopen
-// on first use; the headers still give the types and constants.
+// on first use; the headers still give the types and constants. A static
+// release executable (ARCHFIT_LIBCURL_LINKED) links libcurl in and fills the
+// table with it.
 #pragma once
 
 #include <curl/curl.h>
@@ -29,6 +31,7 @@ struct Libcurl {
   decltype(&::curl_multi_poll) multi_poll;
   decltype(&::curl_multi_wakeup) multi_wakeup;
   decltype(&::curl_multi_cleanup) multi_cleanup;
+  decltype(&::curl_version_info) version_info;
 };
 
 // Loads libcurl once (and runs curl_global_init); later calls return the same

@@ -3,10 +3,6 @@
 #include <archfit/base/error.hpp>
 #include <archfit/report/rules.hpp>
 
-#ifndef ARCHFIT_HOMEPAGE
-#define ARCHFIT_HOMEPAGE "https://github.com/archfit/archfit"
-#endif
-
 namespace archfit::report {
 
 namespace {

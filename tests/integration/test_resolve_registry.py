@@ -5,6 +5,8 @@ CA file, and htpasswd basic auth (over TLS)."""
 import base64
 import json
 import os
+import shutil
+import subprocess
 import unittest
 
 from lib import catalog, harness
@@ -105,6 +107,20 @@ class TlsTest(RegistryCase):
 
     def test_every_kind_three_ways_with_ca_file(self):
         self.resolve_all(self.write_config({"caFile": self.registry.ca_file}))
+
+    def test_ssl_cert_file_and_dir_are_honoured(self):
+        image, p = self.one()
+        run, [result] = self.resolve([image], self.write_config({}),
+                                     env={"SSL_CERT_FILE": self.registry.ca_file})
+        self.assertResolved(result, p.kind.expected, p.digest)
+        # A directory of hashed certificates (openssl rehash), as SSL_CERT_DIR names it.
+        certs = os.path.join(self.tmp, "certs")
+        os.makedirs(certs)
+        shutil.copy(self.registry.ca_file, os.path.join(certs, "registry-ca.pem"))
+        subprocess.run(["openssl", "rehash", certs], check=True, capture_output=True)
+        image, p = self.one("docker-list")
+        run, [result] = self.resolve([image], self.write_config({}), env={"SSL_CERT_DIR": certs})
+        self.assertResolved(result, p.kind.expected, p.digest)
 
     def test_without_ca_file_a_tls_error(self):
         image, _ = self.one()
