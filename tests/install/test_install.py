@@ -1,0 +1,179 @@
+"""scripts/install against a release directory served over HTTP on loopback.
+
+The release served is made here from the executable under test (the archive
+and SHA256SUMS exactly as scripts/release lays them out); scripts/release's
+own output is checked by tests/release. Every failure must leave the target
+directory as it was: no executable, no partial download.
+"""
+
+import functools
+import hashlib
+import http.server
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import unittest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+INSTALL = os.path.join(TOP, "scripts", "install")
+ARCHFIT = os.environ["ARCHFIT_BINARY"]
+
+
+def archive_bytes(files):
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, (data, mode) in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data), mode
+            tar.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+class Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class Install(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        said = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True, check=True)
+        cls.version = said.stdout.split()[1]
+        cls.root = tempfile.mkdtemp(prefix="archfit-install-test-")
+        cls.served = os.path.join(cls.root, "served")
+        os.makedirs(cls.served)
+        handler = functools.partial(Quiet, directory=cls.served)
+        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
+        cls.base = f"http://127.0.0.1:{cls.server.server_address[1]}"
+        with open(ARCHFIT, "rb") as f:
+            cls.exe = f.read()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.shutdown()
+        shutil.rmtree(cls.root)
+
+    def setUp(self):
+        self.release = tempfile.mkdtemp(dir=self.served)
+        self.url = f"{self.base}/{os.path.basename(self.release)}"
+        self.target = tempfile.mkdtemp(dir=self.root, prefix="bin ")
+        self.publish()
+
+    def publish(self, exe=None, sums=None, name=None):
+        """Writes the release: the amd64 archive and SHA256SUMS."""
+        name = name or f"archfit_{self.version}_linux_amd64.tar.gz"
+        data = archive_bytes({"archfit": (exe or self.exe, 0o755),
+                              "LICENSE": (b"Apache License\n", 0o644),
+                              "README.md": (b"# archfit\n", 0o644)})
+        with open(os.path.join(self.release, name), "wb") as f:
+            f.write(data)
+        digest = hashlib.sha256(data).hexdigest()
+        with open(os.path.join(self.release, "SHA256SUMS"), "w") as f:
+            f.write(sums if sums is not None else
+                    f"{'0' * 64}  archfit_{self.version}_linux_arm64.tar.gz\n{digest}  {name}\n")
+        return digest
+
+    def install(self, *args, env=None, version=None):
+        full_env = {"PATH": os.environ["PATH"], "ARCHFIT_RELEASE_BASE_URL": self.url}
+        full_env.update(env or {})
+        argv = [INSTALL, "--version", self.version if version is None else version, "--dir", self.target, *args]
+        return subprocess.run(argv, capture_output=True, text=True, env=full_env, timeout=120)
+
+    def assertNothingInstalled(self, run, *, had=None):
+        self.assertEqual(sorted(os.listdir(self.target)), ["archfit"] if had else [], run)
+        if had:
+            with open(os.path.join(self.target, "archfit"), "rb") as f:
+                self.assertEqual(f.read(), had, "the installed executable is untouched")
+        self.assertEqual(len(run.stderr.strip().splitlines()), 1, f"one clear error: {run!r}")
+
+    def test_installs_the_checked_executable(self):
+        run = self.install()
+        self.assertEqual(run.returncode, 0, run)
+        installed = os.path.join(self.target, "archfit")
+        self.assertEqual(os.listdir(self.target), ["archfit"], "nothing else is left")
+        with open(installed, "rb") as f:
+            self.assertEqual(f.read(), self.exe)
+        self.assertTrue(os.access(installed, os.X_OK))
+        said = subprocess.run([installed, "version"], capture_output=True, text=True)
+        self.assertEqual(said.stdout.strip(), f"archfit {self.version}")
+        # Again over an installed one: replaced by one rename.
+        self.assertEqual(self.install().returncode, 0)
+
+    def test_a_checksum_mismatch_installs_nothing(self):
+        self.publish(sums=f"{'1' * 64}  archfit_{self.version}_linux_amd64.tar.gz\n")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("checksum mismatch", run.stderr)
+        self.assertNothingInstalled(run)
+
+    def test_a_tampered_archive_leaves_the_installed_one(self):
+        with open(os.path.join(self.target, "archfit"), "wb") as f:
+            f.write(b"#!/bin/sh\necho old\n")
+        digest = self.publish()
+        self.publish(exe=self.exe + b"tampered", sums=f"{digest}  archfit_{self.version}_linux_amd64.tar.gz\n")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertNothingInstalled(run, had=b"#!/bin/sh\necho old\n")
+
+    def test_a_missing_checksum_line_or_download_installs_nothing(self):
+        self.publish(sums=f"{'0' * 64}  archfit_{self.version}_linux_arm64.tar.gz\n")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("has no checksum for", run.stderr)
+        self.assertNothingInstalled(run)
+        os.unlink(os.path.join(self.release, f"archfit_{self.version}_linux_amd64.tar.gz"))
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("cannot download", run.stderr)
+        self.assertNothingInstalled(run)
+        run = self.install(env={"ARCHFIT_RELEASE_BASE_URL": "http://127.0.0.1:9/none"})
+        self.assertEqual(run.returncode, 1, run)
+
+    def test_an_executable_of_another_version_is_refused(self):
+        fake = b"#!/bin/sh\necho archfit 9.9.9\n"
+        self.publish(exe=fake)
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn('says "archfit 9.9.9"', run.stderr)
+        self.assertNothingInstalled(run)
+
+    def test_other_platforms_are_told_to_build_from_source(self):
+        shim = os.path.join(self.root, f"uname-{self.id()}")
+        for system, machine in (("Darwin", "arm64"), ("Linux", "s390x"), ("MINGW64_NT-10.0", "x86_64")):
+            os.makedirs(shim, exist_ok=True)
+            with open(os.path.join(shim, "uname"), "w") as f:
+                f.write(f'#!/bin/sh\ncase "$1" in -s) echo {system};; -m) echo {machine};; esac\n')
+            os.chmod(os.path.join(shim, "uname"), 0o755)
+            run = self.install(env={"PATH": f"{shim}:{os.environ['PATH']}"})
+            self.assertEqual(run.returncode, 3, run)
+            self.assertIn(f"no release executable for {system}/{machine}", run.stderr)
+            self.assertIn("build archfit from source", run.stderr)
+            self.assertNothingInstalled(run)
+
+    def test_hostile_values_are_refused_or_stay_operands(self):
+        for version in ("1.2.3; touch /tmp/pwned", "--help", "../../etc", "1.2", "v1.2.3", ""):
+            run = self.install(version=version)
+            self.assertEqual(run.returncode, 1, (version, run))
+            self.assertIn("is not a release version", run.stderr)
+        for url in ("file:///etc", "-o/tmp/x http://127.0.0.1/", "http://a b/", "ftp://x/"):
+            run = self.install(env={"ARCHFIT_RELEASE_BASE_URL": url})
+            self.assertEqual(run.returncode, 1, (url, run))
+            self.assertIn("is not an http(s) URL", run.stderr)
+            self.assertNothingInstalled(run)
+        # A directory named like an option is a directory.
+        self.target = os.path.join(self.root, "-rf")
+        run = subprocess.run([INSTALL, "--version", self.version, "--dir", "-rf"],
+                             cwd=self.root, capture_output=True, text=True,
+                             env={"PATH": os.environ["PATH"], "ARCHFIT_RELEASE_BASE_URL": self.url})
+        self.assertEqual(run.returncode, 0, run)
+        self.assertEqual(os.listdir(self.target), ["archfit"])
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
