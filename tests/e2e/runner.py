@@ -162,8 +162,9 @@ class Runner:
     """One machine: a workspace, a temp directory, a tool cache and an actions/cache store."""
 
     def __init__(self, workspace, action_path, action_name="archfit/archfit", home=None,
-                 cache_store=None, runner_os="Linux", base_env=None):
+                 cache_store=None, runner_os="Linux", base_env=None, action_ref="main"):
         self.workspace = workspace
+        self.action_ref = action_ref  # github.action_ref: the ref the action is used at
         self.action_path = action_path
         self.action_name = action_name
         self.root = tempfile.mkdtemp(prefix="runner-")
@@ -373,8 +374,8 @@ class Runner:
             "__composite": True,
             "inputs": values,
             "steps": {},
-            "github": {"action_path": self.action_path, "workspace": self.workspace,
-                       "run_id": "1", "run_attempt": "1"},
+            "github": {"action_path": self.action_path, "action_ref": self.action_ref,
+                       "workspace": self.workspace, "run_id": "1", "run_attempt": "1"},
             "runner": {"os": self.runner_os, "temp": self.temp, "arch": self.runner_env()["RUNNER_ARCH"],
                        "tool_cache": self.tool_cache},
             "env": {},

@@ -12,12 +12,16 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 import yaml
 
 from runner import Runner
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from served_release import ServedRelease  # noqa: E402
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 STATE = os.environ["ARCHFIT_E2E_STATE"]
@@ -108,6 +112,8 @@ class ActionTest(unittest.TestCase):
                 shutil.rmtree(os.path.join(self.store, name))
         first, result = self.run_action()
         self.assertIn("Build archfit", first.ran, "the first run must build archfit")
+        self.assertNotIn("Install archfit", first.ran)
+        self.assertIn("not at a release tag (vX.Y.Z): building archfit from source", first.stdout)
         bin_key = [w["key"] for u, w in first.uses if u.startswith("actions/cache") and "bin" in w["key"]][0]
         self.assertRegex(bin_key, r"^archfit-bin-v1-[a-z]+-[0-9.]+-(X64|ARM64)-[0-9a-f]{64}$")
         self.assertTrue(os.path.isdir(os.path.join(self.store, bin_key)), "the executable was not saved")
@@ -121,6 +127,65 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(images["key"], "archfit-images-v1-Linux-" + lock_hash)
         self.assertEqual(images["restore-keys"], "archfit-images-v1-Linux-")
         self.assertEqual(images["path"], os.path.join(second.home, ".cache", "archfit"))
+
+    # -- releases: installed, checked, cached ----------------------------------------------------------
+
+    def served_release(self):
+        with open(os.environ["ARCHFIT_BINARY"], "rb") as f:
+            exe = f.read()
+        said = subprocess.run([os.environ["ARCHFIT_BINARY"], "version"], capture_output=True,
+                              text=True, check=True).stdout.split()[1]
+        release = ServedRelease(exe, said)
+        self.addCleanup(release.close)
+        return release
+
+    def release_runner(self, release, **kw):
+        env = dict(os.environ, ARCHFIT_RELEASE_BASE_URL=release.url)
+        return self.runner(base_env=env, **kw)
+
+    def test_at_a_release_tag_the_release_is_installed_not_built(self):
+        release = self.served_release()
+        r = self.release_runner(release, action_ref=f"v{release.version}")
+        first, result = self.run_action(r)
+        self.assertIn("Install archfit", first.ran)
+        self.assertNotIn("Build archfit", first.ran)
+        self.assertEqual(result.status, "failure")  # the sample has findings at error
+        self.assertEqual(result.outputs["exit-code"], "1")
+        bin_key = [w["key"] for u, w in first.uses if u.startswith("actions/cache") and "bin" in w["key"]][0]
+        self.assertEqual(bin_key, f"archfit-bin-v2-X64-release-{release.version}")
+        installed = os.path.join(result.steps["prepare"]["outputs"]["bin-dir"], "archfit")
+        with open(installed, "rb") as f:
+            self.assertEqual(f.read(), release.exe, "the served executable, byte for byte")
+        # A second job restores it from the cache: nothing is downloaded.
+        release.remove_archive()
+        second, result2 = self.run_action(self.release_runner(release, action_ref=f"v{release.version}"))
+        self.assertNotIn("Install archfit", second.ran)
+        self.assertEqual(result2.outputs["exit-code"], "1")
+
+    def test_a_checksum_mismatch_fails_the_job_and_installs_nothing(self):
+        release = self.served_release()
+        release.publish(sums=f"{'1' * 64}  {release.archive}\n")
+        # A machine of its own: no executable cached by another test.
+        r = Runner(self.workspace, ROOT, base_env=dict(os.environ, ARCHFIT_RELEASE_BASE_URL=release.url))
+        self.addCleanup(r.close)
+        _, result = self.run_action(r, version=release.version)
+        self.assertEqual(result.status, "failure")
+        self.assertIn("checksum mismatch", r.stdout + "".join(r.stderr_of.values()))
+        self.assertIn("installing archfit", r.stdout)
+        self.assertNotIn("Run archfit", r.ran)
+        bin_dir = result.steps["prepare"]["outputs"]["bin-dir"]
+        self.assertEqual(os.listdir(bin_dir) if os.path.isdir(bin_dir) else [], [])
+
+    def test_the_version_input_is_a_release_or_source(self):
+        for hostile in ("1.2.3; touch pwned", "--help", "../1.2.3", "latest"):
+            r, result = self.run_action(version=hostile)
+            self.assertEqual(result.status, "failure", hostile)
+            self.assertEqual(result.outputs["exit-code"], "2", hostile)
+            self.assertIn("is not a release (1.2.3) or 'source'", r.stdout)
+            self.assertNotIn("Install archfit", r.ran)
+            self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
+        r, _ = self.run_action(self.runner(action_ref="v9.9.9"), version="source")
+        self.assertNotIn("Install archfit", r.ran)
 
     # -- never a silent pass: the lock per file ---------------------------------------------------------
 

@@ -6,37 +6,19 @@ own output is checked by tests/release. Every failure must leave the target
 directory as it was: no executable, no partial download.
 """
 
-import functools
-import hashlib
-import http.server
-import io
 import os
-import shutil
 import subprocess
 import sys
-import tarfile
+import shutil
 import tempfile
-import threading
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from served_release import ServedRelease  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INSTALL = os.path.join(TOP, "scripts", "install")
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
-
-
-def archive_bytes(files):
-    out = io.BytesIO()
-    with tarfile.open(fileobj=out, mode="w:gz") as tar:
-        for name, (data, mode) in sorted(files.items()):
-            info = tarfile.TarInfo(name)
-            info.size, info.mode = len(data), mode
-            tar.addfile(info, io.BytesIO(data))
-    return out.getvalue()
-
-
-class Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
 
 
 class Install(unittest.TestCase):
@@ -45,39 +27,21 @@ class Install(unittest.TestCase):
         said = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True, check=True)
         cls.version = said.stdout.split()[1]
         cls.root = tempfile.mkdtemp(prefix="archfit-install-test-")
-        cls.served = os.path.join(cls.root, "served")
-        os.makedirs(cls.served)
-        handler = functools.partial(Quiet, directory=cls.served)
-        cls.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=cls.server.serve_forever, daemon=True).start()
-        cls.base = f"http://127.0.0.1:{cls.server.server_address[1]}"
         with open(ARCHFIT, "rb") as f:
             cls.exe = f.read()
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.shutdown()
         shutil.rmtree(cls.root)
 
     def setUp(self):
-        self.release = tempfile.mkdtemp(dir=self.served)
-        self.url = f"{self.base}/{os.path.basename(self.release)}"
+        self.release = ServedRelease(self.exe, self.version)
+        self.addCleanup(self.release.close)
+        self.url = self.release.url
         self.target = tempfile.mkdtemp(dir=self.root, prefix="bin ")
-        self.publish()
 
-    def publish(self, exe=None, sums=None, name=None):
-        """Writes the release: the amd64 archive and SHA256SUMS."""
-        name = name or f"archfit_{self.version}_linux_amd64.tar.gz"
-        data = archive_bytes({"archfit": (exe or self.exe, 0o755),
-                              "LICENSE": (b"Apache License\n", 0o644),
-                              "README.md": (b"# archfit\n", 0o644)})
-        with open(os.path.join(self.release, name), "wb") as f:
-            f.write(data)
-        digest = hashlib.sha256(data).hexdigest()
-        with open(os.path.join(self.release, "SHA256SUMS"), "w") as f:
-            f.write(sums if sums is not None else
-                    f"{'0' * 64}  archfit_{self.version}_linux_arm64.tar.gz\n{digest}  {name}\n")
-        return digest
+    def publish(self, exe=None, sums=None):
+        return self.release.publish(exe, sums)
 
     def install(self, *args, env=None, version=None):
         full_env = {"PATH": os.environ["PATH"], "ARCHFIT_RELEASE_BASE_URL": self.url}
@@ -127,7 +91,7 @@ class Install(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run)
         self.assertIn("has no checksum for", run.stderr)
         self.assertNothingInstalled(run)
-        os.unlink(os.path.join(self.release, f"archfit_{self.version}_linux_amd64.tar.gz"))
+        self.release.remove_archive()
         run = self.install()
         self.assertEqual(run.returncode, 1, run)
         self.assertIn("cannot download", run.stderr)

@@ -1,0 +1,77 @@
+"""A release directory laid out as scripts/release writes it (the archive
+archfit_<version>_linux_<arch>.tar.gz and SHA256SUMS), served over HTTP on
+loopback, for the tests of what installs releases (scripts/install, the
+action, the plugins). The executable in it is the one under test.
+
+    with ServedRelease(exe_bytes, version) as release:
+        env = {"ARCHFIT_RELEASE_BASE_URL": release.url}
+"""
+
+import functools
+import hashlib
+import http.server
+import io
+import os
+import shutil
+import tarfile
+import tempfile
+import threading
+
+
+def archive_bytes(files):
+    """A .tar.gz of {name: (bytes, mode)}, names at the top."""
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode="w:gz") as tar:
+        for name, (data, mode) in sorted(files.items()):
+            info = tarfile.TarInfo(name)
+            info.size, info.mode = len(data), mode
+            tar.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+class ServedRelease:
+    def __init__(self, exe, version, arch="amd64"):
+        self.exe, self.version, self.arch = exe, version, arch
+        self.dir = tempfile.mkdtemp(prefix="archfit-served-release-")
+        handler = functools.partial(_Quiet, directory=self.dir)
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.publish()
+
+    @property
+    def archive(self):
+        return f"archfit_{self.version}_linux_{self.arch}.tar.gz"
+
+    def publish(self, exe=None, sums=None):
+        """Writes the archive (with `exe`, default the one given) and SHA256SUMS
+        (`sums`, default the archive's true checksum); returns that checksum."""
+        data = archive_bytes({"archfit": (exe if exe is not None else self.exe, 0o755),
+                              "LICENSE": (b"Apache License\n", 0o644),
+                              "README.md": (b"# archfit\n", 0o644)})
+        with open(os.path.join(self.dir, self.archive), "wb") as f:
+            f.write(data)
+        digest = hashlib.sha256(data).hexdigest()
+        other = f"archfit_{self.version}_linux_{'arm64' if self.arch == 'amd64' else 'amd64'}.tar.gz"
+        with open(os.path.join(self.dir, "SHA256SUMS"), "w") as f:
+            f.write(sums if sums is not None else f"{'0' * 64}  {other}\n{digest}  {self.archive}\n")
+        return digest
+
+    def remove_archive(self):
+        os.unlink(os.path.join(self.dir, self.archive))
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
