@@ -1,0 +1,65 @@
+"""The project's address is written in one place, project.conf; the build
+and the scripts read it. Documents cannot read a file, so this test checks
+that every address of the project they give is that one: changing
+project.conf fails here until the documents say the same.
+"""
+
+import os
+import re
+import subprocess
+import sys
+import unittest
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+
+
+def configured_url():
+    with open(os.path.join(TOP, "project.conf")) as f:
+        for line in f:
+            if line.startswith("url="):
+                return line[len("url="):].strip()
+    raise AssertionError("project.conf has no url=")
+
+
+def tracked_text_files():
+    names = subprocess.run(["git", "-C", TOP, "ls-files", "-z"], capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    for name in filter(None, names):
+        if name.startswith(("tests/golden/", "tests/unit/")) or not os.path.isfile(os.path.join(TOP, name)):
+            continue
+        try:
+            with open(os.path.join(TOP, name), encoding="utf-8") as f:
+                yield name, f.read()
+        except UnicodeDecodeError:
+            continue
+
+
+class Identity(unittest.TestCase):
+    def test_every_address_of_the_project_is_the_configured_one(self):
+        url = configured_url()
+        match = re.fullmatch(r"https://github\.com/([^/]+)/([^/]+)", url)
+        self.assertIsNotNone(match, url)
+        owner, repo = match.groups()
+        # Any GitHub address or action reference whose repository is archfit.
+        address = re.compile(r"github\.com/([\w.-]+)/(archfit)\b|uses: ([\w.-]+)/(archfit)@")
+        seen = 0
+        for name, text in tracked_text_files():
+            for m in address.finditer(text):
+                seen += 1
+                got = (m.group(1) or m.group(3), m.group(2) or m.group(4))
+                line = text.count("\n", 0, m.start()) + 1
+                self.assertEqual(got, (owner, repo), f"{name}:{line}: {m.group(0)} (project.conf: {url})")
+        self.assertGreater(seen, 5, "the documents name the project")
+
+    def test_the_executable_names_the_configured_address(self):
+        binary = os.environ.get("ARCHFIT_BINARY")
+        self.assertTrue(binary, "ARCHFIT_BINARY is not set")
+        sarif = subprocess.run([binary, "lint", "--format", "sarif", "--offline", "--",
+                                os.path.join(TOP, "examples")], capture_output=True, text=True)
+        found = re.search(r'"informationUri":"([^"]*)"', sarif.stdout)
+        self.assertIsNotNone(found, sarif.stderr[-500:])
+        self.assertEqual(found.group(1), configured_url())
+
+
+if __name__ == "__main__":
+    sys.exit(unittest.main())
