@@ -1,0 +1,52 @@
+# Building the static release executable for one architecture and proving
+# that it is one. Source it after scripts/lib/release/deps.sh.
+
+# build_executable SRC CACHE ARCH VERSION OUT: OUT is archfit for linux/ARCH,
+# linked statically against the libraries build_deps staged, stripped.
+build_executable() {
+  local src=$1 cache=$2 arch=$3 version=$4 out=$5
+  local prefix
+  prefix=$(build_deps "$cache" "$arch")
+  local triplet
+  triplet=$(arch_triplet "$arch")
+  ensure_apt_packages "${BUILD_PACKAGES[@]}"
+  # A fresh build directory at a fixed place: what is compiled does not
+  # depend on what an earlier build left.
+  local build=$cache/build-$arch
+  rm -rf -- "$build"
+  local toolchain=()
+  [ "$arch" = amd64 ] || toolchain=(-DCMAKE_TOOLCHAIN_FILE="$src/cmake/$triplet.cmake")
+  local log=$cache/build-$arch.log
+  log "building archfit $version for linux/$arch (static)"
+  PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="${prefix%/usr/local}" \
+    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${toolchain[@]}" \
+    -DARCHFIT_STATIC=ON -DARCHFIT_VERSION="$version" -DOPENSSL_ROOT_DIR="$prefix" \
+    -DARCHFIT_BUILD_TESTS=OFF -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF >"$log" 2>&1 ||
+    { tail -n 40 "$log" >&2; die "configuring the linux/$arch build failed (log: $log)"; }
+  ninja -C "$build" archfit >>"$log" 2>&1 ||
+    { tail -n 40 "$log" >&2; die "building archfit for linux/$arch failed (log: $log)"; }
+  "$triplet-strip" --strip-all -o "$out" "$build/archfit"
+  check_static "$out" "$arch" "$version"
+}
+
+# check_static FILE ARCH VERSION: FILE is an ELF executable for ARCH with no
+# interpreter and no shared library, and says VERSION when run (under
+# qemu-user for another architecture).
+check_static() {
+  local file=$1 arch=$2 version=$3
+  local machine
+  case $arch in
+    amd64) machine="Advanced Micro Devices X86-64" ;;
+    arm64) machine="AArch64" ;;
+  esac
+  readelf -h "$file" | grep -q "Machine: *$machine" || die "$file is not an $arch executable"
+  if readelf -d "$file" | grep -q NEEDED; then
+    die "$file needs shared libraries: $(readelf -d "$file" | grep NEEDED | tr -s ' ' | tr '\n' ' ')"
+  fi
+  readelf -l "$file" | grep -q INTERP && die "$file names a dynamic loader"
+  local runner=()
+  [ "$arch" = amd64 ] || { ensure_apt_packages qemu-user-static; runner=(qemu-aarch64-static); }
+  local said
+  said=$("${runner[@]}" "$file" version) || die "$file does not run: ${runner[*]} $file version"
+  [ "$said" = "archfit $version" ] || die "$file says \"$said\", not \"archfit $version\""
+}
