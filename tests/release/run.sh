@@ -7,8 +7,9 @@
 # the KRM entrypoint of each image; the krew manifest's checksums).
 #
 # Usage: tests/release/run.sh [WORK_DIR]
-# The libraries are built once into WORK_DIR/cache (ARCHFIT_RELEASE_CACHE)
-# and shared by both clones; set ARCHFIT_RELEASE_COLD=1 to build them twice.
+# The libraries are built once into $ARCHFIT_RELEASE_CACHE (default
+# WORK_DIR/cache) and shared by both clones; ARCHFIT_RELEASE_COLD=1 builds
+# them a second time, for the second clone, in WORK_DIR/cache-b.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
@@ -22,8 +23,8 @@ for clone in a b; do
   rm -rf -- "$work/clone-$clone"
   git clone --quiet -- "$top" "$work/clone-$clone"
 done
-cache_a=$work/cache
-cache_b=$work/cache
+cache_a=${ARCHFIT_RELEASE_CACHE:-$work/cache}
+cache_b=$cache_a
 [ "${ARCHFIT_RELEASE_COLD:-}" = 1 ] && cache_b=$work/cache-b
 
 start=$SECONDS
