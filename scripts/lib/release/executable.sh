@@ -25,7 +25,7 @@ build_executable() {
     { tail -n 40 "$log" >&2; die "configuring the linux/$arch build failed (log: $log)"; }
   ninja -C "$build" archfit >>"$log" 2>&1 ||
     { tail -n 40 "$log" >&2; die "building archfit for linux/$arch failed (log: $log)"; }
-  "$triplet-strip" --strip-all -o "$out" "$build/archfit"
+  "$triplet-strip" --strip-all --remove-section=.comment -o "$out" "$build/archfit"
   check_static "$out" "$arch" "$version"
 }
 

@@ -40,8 +40,14 @@ make_image() {
   for arch in "$@"; do
     log "building the linux/$arch image"
     image_rootfs "$cache/exe-$arch/archfit" "$cache/rootfs-$arch"
+    # The layer is written by GNU tar (sorted, times and owners fixed) and
+    # added as it is; umoci compresses it.
+    (cd "$cache/rootfs-$arch" && LC_ALL=C tar --sort=name --format=gnu \
+      --mtime="@$SOURCE_DATE_EPOCH" --numeric-owner -cf "$cache/layer-$arch.tar" .)
     umoci new --image "$layout:$arch"
-    umoci insert --no-history --image "$layout:$arch" "$cache/rootfs-$arch" /
+    umoci raw add-layer --image "$layout:$arch" --history.created "$created" \
+      --history.created_by "scripts/release" --history.comment "archfit $version" \
+      "$cache/layer-$arch.tar"
     umoci config --no-history --image "$layout:$arch" --os linux --architecture "$arch" \
       --created "$created" --author "$(project_maintainer)" \
       --config.user "$IMAGE_UID:$IMAGE_UID" --config.workingdir / \

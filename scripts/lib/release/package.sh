@@ -75,7 +75,6 @@ make_deb() {
 archfit: statically-linked-binary [usr/bin/archfit]
 archfit: embedded-library curl [usr/bin/archfit]
 archfit: embedded-library libyaml [usr/bin/archfit]
-archfit: embedded-library openssl [usr/bin/archfit]
 EOF
   man_page "$version" | gzip -9 -n >"$root/usr/share/man/man1/archfit.1.gz"
   local size
@@ -98,9 +97,16 @@ Description: places Kubernetes pods on nodes their images can run on
  .
  This package holds the static release executable.
 EOF
+  (cd "$root" && find usr -type f -print0 | LC_ALL=C sort -z | xargs -0 md5sum --) \
+    >"$root/DEBIAN/md5sums"
   find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" -- {} +
   chmod -R go-w -- "$root"
-  dpkg-deb --root-owner-group -Zxz --build -- "$root" "$out/archfit_${dv}_$arch.deb" >/dev/null
+  local deb=$out/archfit_${dv}_$arch.deb
+  dpkg-deb --root-owner-group -Zxz --build -- "$root" "$deb" >/dev/null
+  ensure_apt_packages lintian
+  local report
+  report=$(lintian --fail-on error -- "$deb" 2>&1) ||
+    die "lintian finds errors in $(basename -- "$deb"): $report"
 }
 
 # man_page VERSION: a short archfit(1) in roff.
@@ -134,10 +140,10 @@ EOF
 
 # write_checksums OUT: SHA256SUMS of the regular files in OUT, sorted.
 write_checksums() {
-  local out=$1
-  (cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | LC_ALL=C sort |
-    xargs -d '\n' sha256sum --) >"$out/SHA256SUMS.tmp"
-  mv -- "$out/SHA256SUMS.tmp" "$out/SHA256SUMS"
+  local out=$1 sums
+  sums=$(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' |
+    LC_ALL=C sort | xargs -d '\n' sha256sum --)
+  printf '%s\n' "$sums" >"$out/SHA256SUMS"
 }
 
 # make_krew_manifest SRC VERSION OUT: archfit.yaml, the krew plugin manifest
