@@ -10,12 +10,16 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 import yaml
 
 from support import bin_dir, write
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from served_release import ServedRelease  # noqa: E402
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
@@ -148,6 +152,60 @@ class HelmTest(unittest.TestCase):
         plain, post = self.rendered(HELM4)
         self.check_fixed(plain, post, ["Deployment", "CronJob", "Job", "StatefulSet"])
         self.assertIn("# Source: shop/templates/hook.yaml", post)
+
+    # -- the plugin installs the release ----------------------------------------------------------
+    def plugin_checkout(self):
+        """What a checkout holds for the plugin: helm-plugin/, scripts/, project.conf."""
+        src = os.path.join(self.dir, "checkout")
+        for part in ("helm-plugin", "scripts"):
+            shutil.copytree(os.path.join(ROOT, part), os.path.join(src, part),
+                            ignore=shutil.ignore_patterns("bin"))
+        shutil.copy(os.path.join(ROOT, "project.conf"), src)
+        return os.path.join(src, "helm-plugin")
+
+    def served_release(self):
+        with open(ARCHFIT, "rb") as f:
+            exe = f.read()
+        version = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True,
+                                 check=True).stdout.split()[1]
+        release = ServedRelease(exe, version)
+        self.addCleanup(release.close)
+        # No archfit on PATH: only what the plugin installs.
+        self.env["PATH"] = os.environ["PATH"]
+        self.env.update(ARCHFIT_INSTALL_VERSION=version, ARCHFIT_RELEASE_BASE_URL=release.url)
+        self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
+        return release
+
+    def test_helm4_plugin_install_puts_the_checked_release_in_its_bin(self):
+        release = self.served_release()
+        plugin = self.plugin_checkout()
+        self.helm(HELM4, "plugin", "install", plugin)
+        with open(os.path.join(plugin, "bin", "archfit"), "rb") as f:
+            self.assertEqual(f.read(), release.exe)
+        plain = self.helm(HELM4, "template", "r", "shop").stdout
+        post = self.helm(HELM4, "template", "r", "shop", "--post-renderer", "archfit").stdout
+        self.check_fixed(plain, post, ["Deployment", "CronJob", "Job", "StatefulSet"])
+
+    def test_a_checksum_mismatch_fails_the_plugin_install_and_leaves_nothing(self):
+        release = self.served_release()
+        release.publish(sums=f"{'1' * 64}  {release.archive}\n")
+        plugin = self.plugin_checkout()
+        p = self.helm(HELM4, "plugin", "install", plugin, check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("checksum mismatch", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(plugin, "bin")))
+        # helm keeps the link to a directory it installed from; with no executable, the
+        # post-renderer stops helm and says where archfit comes from.
+        post = self.helm(HELM4, "template", "r", "shop", "--post-renderer", "archfit", check=False)
+        self.assertNotEqual(post.returncode, 0)
+        log = os.path.join(self.home, ".local", "state", "archfit", "post-render.log")
+        with open(log) as f:
+            self.assertIn("cannot find the archfit executable", f.read())
+
+    def test_a_checkout_that_is_not_a_release_installs_the_plugin_alone(self):
+        p = self.install_plugin()
+        self.assertIn("is not a release, so no executable is installed", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(ROOT, "helm-plugin", "bin")))
 
     def test_a_values_file_that_changes_an_image_changes_the_placement(self):
         for helm in (HELM3, HELM4):

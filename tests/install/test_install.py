@@ -107,6 +107,13 @@ class Install(unittest.TestCase):
         self.assertIn('says "archfit 9.9.9"', run.stderr)
         self.assertNothingInstalled(run)
 
+    def test_a_directory_made_for_a_failed_install_is_removed(self):
+        self.publish(sums=f"{'1' * 64}  archfit_{self.version}_linux_amd64.tar.gz\n")
+        self.target = os.path.join(self.target, "new", "bin")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertFalse(os.path.exists(self.target), "the directory it made is gone")
+
     def test_other_platforms_are_told_to_build_from_source(self):
         shim = os.path.join(self.root, f"uname-{self.id()}")
         for system, machine in (("Darwin", "arm64"), ("Linux", "s390x"), ("MINGW64_NT-10.0", "x86_64")):
