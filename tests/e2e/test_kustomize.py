@@ -8,12 +8,16 @@ Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, KUBECTL.
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
 import yaml
 
 from support import bin_dir, write
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from served_release import ServedRelease  # noqa: E402
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
@@ -148,6 +152,39 @@ class KustomizeTest(unittest.TestCase):
         example = os.path.join(ROOT, "kustomize-plugin", "examples", "multiarch")
         got = self.kustomize(example).stdout
         self.assertEqual(got, open(os.path.join(example, "expected.yaml")).read())
+
+    # -- the plugin installs its release --------------------------------------------------------
+    def served_release(self):
+        with open(ARCHFIT, "rb") as f:
+            exe = f.read()
+        version = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True,
+                                 check=True).stdout.split()[1]
+        release = ServedRelease(exe, version)
+        self.addCleanup(release.close)
+        self.env["PATH"] = os.environ["PATH"]  # no archfit on PATH
+        self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
+        self.env.update(ARCHFIT_INSTALL_VERSION=version, ARCHFIT_RELEASE_BASE_URL=release.url,
+                        XDG_CACHE_HOME=os.path.join(self.dir, "xdg-cache"))
+        return release, os.path.join(self.dir, "xdg-cache", "archfit", "releases", version)
+
+    def test_the_plugin_installs_its_release_once_and_runs_it(self):
+        release, installed = self.served_release()
+        got = self.kustomize(self.overlay).stdout
+        with open(os.path.join(installed, "archfit"), "rb") as f:
+            self.assertEqual(f.read(), release.exe, "the checked release, byte for byte")
+        self.assertIn("affinity", {d["metadata"]["name"]: d for d in yaml.safe_load_all(got)}[
+            "prod-search"]["spec"]["template"]["spec"])
+        release.remove_archive()  # a second build downloads nothing
+        self.assertEqual(self.kustomize(self.overlay).stdout, got)
+
+    def test_a_checksum_mismatch_fails_the_build_and_installs_nothing(self):
+        release, installed = self.served_release()
+        release.publish(sums=f"{'1' * 64}  {release.archive}\n")
+        p = self.kustomize(self.overlay, check=False)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("checksum mismatch", p.stderr)
+        self.assertIn(f"installing archfit {release.version} failed", p.stderr)
+        self.assertFalse(os.path.exists(installed))
 
     def test_errors_surface_with_their_message(self):
         write(os.path.join(self.overlay, "archfit.yaml"),
