@@ -51,6 +51,20 @@ class Identity(unittest.TestCase):
                 self.assertEqual(got, (owner, repo), f"{name}:{line}: {m.group(0)} (project.conf: {url})")
         self.assertGreater(seen, 5, "the documents name the project")
 
+    def test_the_image_hooks_run_this_projects_image_at_its_last_release(self):
+        with open(os.path.join(TOP, "project.conf")) as f:
+            image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)
+        described = subprocess.run(["git", "-C", TOP, "describe", "--tags", "--abbrev=0",
+                                    "--match", "v[0-9]*"], capture_output=True, text=True)
+        tag = described.stdout.strip()[1:] if described.returncode == 0 else "unreleased"
+        with open(os.path.join(TOP, ".pre-commit-hooks.yaml")) as f:
+            hooks = f.read()
+        entries = re.findall(r"(?m)^  entry: (.*)$", hooks)
+        images = [e for e in entries if "--entrypoint" in e]
+        self.assertEqual(len(images), 2, entries)
+        for entry in images:
+            self.assertIn(f" {image}:{tag} ", entry, "scripts/prepare-release sets the tag")
+
     def test_the_executable_names_the_configured_address(self):
         binary = os.environ.get("ARCHFIT_BINARY")
         self.assertTrue(binary, "ARCHFIT_BINARY is not set")

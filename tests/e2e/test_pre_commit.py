@@ -7,7 +7,9 @@ ARCHFIT_E2E_STATE (kept across the tests: the -build hooks' cache, so that archf
 is built once for the whole file).
 """
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -23,12 +25,50 @@ AMD64_ONLY = ("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\
               "        image: docker.elastic.co/elasticsearch/elasticsearch:6.8.23\n")
 
 
+# There is no Docker engine here: the docker_image hooks meet this stand-in for
+# `docker run`, which checks what pre-commit asks Docker for (the project's image
+# at the tag the hooks name, archfit as the entrypoint, the work tree at /src as
+# the working directory) and runs the archfit under test as that container would.
+FAKE_DOCKER = r"""#!/usr/bin/env python3
+import json, os, sys
+args = sys.argv[1:]
+with open(os.environ["FAKE_DOCKER_LOG"], "a") as log:
+    log.write(json.dumps(args) + "\n")
+assert args[:2] == ["run", "--rm"], args
+i, volume, workdir, entrypoint = 2, None, None, None
+while args[i].startswith("-"):
+    flag, value = args[i], args[i + 1]
+    if flag == "-v":
+        volume = value
+    elif flag == "--workdir":
+        workdir = value
+    elif flag == "--entrypoint":
+        entrypoint = value
+    i += 2
+image, rest = args[i], args[i + 1:]
+host, target, _ = volume.split(":")
+if image != os.environ["FAKE_DOCKER_IMAGE"] or entrypoint != "/usr/local/bin/archfit" or \
+        target != "/src" or workdir != "/src":
+    sys.exit(f"docker: unexpected {args}")
+os.chdir(host)
+os.execv(os.environ["ARCHFIT_BINARY"], ["archfit", *rest])
+"""
+
+
+def project_image():
+    with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as f:
+        return re.search(r"--entrypoint /usr/local/bin/archfit (\S+) ", f.read()).group(1)
+
+
 class PreCommitTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.bin = tempfile.mkdtemp(prefix="bin-")
         os.symlink(os.environ["ARCHFIT_BINARY"], os.path.join(cls.bin, "archfit"))
         os.symlink(os.environ["HELM"], os.path.join(cls.bin, "helm"))
+        with open(os.path.join(cls.bin, "docker"), "w") as f:
+            f.write(FAKE_DOCKER)
+        os.chmod(os.path.join(cls.bin, "docker"), 0o755)
 
     def setUp(self):
         self.repo = tempfile.mkdtemp(prefix="repo-")
@@ -61,6 +101,8 @@ class PreCommitTest(unittest.TestCase):
         env.pop("ARCHFIT_CONFIG", None)
         env.pop("ARCHFIT_LOCK", None)
         env["ARCHFIT_CACHE_DIR"] = os.path.join(self.home, "archfit-cache")  # empty: offline means the lock
+        env["FAKE_DOCKER_LOG"] = os.path.join(self.home, "docker.log")
+        env["FAKE_DOCKER_IMAGE"] = project_image()
         return env
 
     def hook(self, hook_id, repo=None, home=None, start=False):
@@ -99,7 +141,7 @@ class PreCommitTest(unittest.TestCase):
         self.assertEqual(len(binaries), 1)
 
     def test_fix_modifies_a_file_so_the_hook_fails_and_the_second_run_passes(self):
-        for hook_id in ("archfit-fix", "archfit-fix-build"):
+        for hook_id in ("archfit-fix", "archfit-fix-build", "archfit-fix-image"):
             with self.subTest(hook_id):
                 shutil.rmtree(os.path.join(self.repo, "deploy"), ignore_errors=True)
                 self.configure("deploy")
@@ -115,13 +157,26 @@ class PreCommitTest(unittest.TestCase):
                 self.assertEqual(code, 0, out)
 
     def test_lint_fails_on_an_error_finding(self):
-        for hook_id in ("archfit-lint", "archfit-lint-build"):
+        for hook_id in ("archfit-lint", "archfit-lint-build", "archfit-lint-image"):
             with self.subTest(hook_id):
                 self.configure("deploy")
                 self.copy_example("sqlserver.yaml", "deploy")
                 code, out = self.hook(hook_id)
                 self.assertEqual(code, 1, out)
                 self.assertIn("missing-arch-affinity", out)
+
+    def test_the_image_hooks_run_the_release_image_on_the_work_tree(self):
+        self.configure("deploy")
+        self.copy_example("sqlserver.yaml", "deploy")
+        code, out = self.hook("archfit-lint-image")
+        self.assertEqual(code, 1, out)
+        self.assertIn("missing-arch-affinity", out)
+        with open(os.path.join(self.home, "docker.log")) as f:
+            [call] = [json.loads(line) for line in f]
+        image = call[call.index("--entrypoint") + 2]
+        self.assertRegex(image, r"^ghcr\.io/[\w.-]+/archfit:(unreleased|\d+\.\d+\.\d+\S*)$")
+        self.assertEqual(call[call.index(image) + 1:],
+                         ["lint", "--offline", "--", "deploy/.archfit.yaml", "deploy/sqlserver.yaml"])
 
     def test_each_directory_of_one_batch_gets_its_own_configuration(self):
         # team-a runs an amd64-only cluster: an amd64-only image needs nothing there.
@@ -224,7 +279,7 @@ class PreCommitTest(unittest.TestCase):
         code, out = self.hook("archfit-lint")
         self.assertEqual(code, 1, out)
         self.assertEqual(out.count("missing-arch-affinity"), len(names), out)
-        for hook_id in ("archfit-fix", "archfit-fix-build"):
+        for hook_id in ("archfit-fix", "archfit-fix-build", "archfit-fix-image"):
             with self.subTest(hook_id):
                 subprocess.run(["git", "checkout", "--", "."], cwd=self.repo, check=True)
                 code, out = self.hook(hook_id)

@@ -54,6 +54,7 @@ make_image() {
       --config.entrypoint /usr/local/bin/archfit --config.entrypoint krm \
       --config.env PATH=/usr/local/bin --config.env HOME=/home/nonroot \
       --config.env SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt \
+      --config.env ARCHFIT_CACHE_DIR=/tmp/archfit-cache \
       --config.label "org.opencontainers.image.title=archfit" \
       --config.label "org.opencontainers.image.description=Places Kubernetes pods on nodes their images can run on (KRM function: archfit krm)" \
       --config.label "org.opencontainers.image.source=$(project_url)" \
