@@ -16,12 +16,12 @@ namespace {
 
 // A static release executable links libcurl in; the table points at it.
 Libcurl load() {
-  Libcurl api{&::curl_global_init,       &::curl_easy_init,          &::curl_easy_setopt,
-              &::curl_easy_getinfo,      &::curl_easy_strerror,      &::curl_easy_cleanup,
-              &::curl_slist_append,      &::curl_slist_free_all,     &::curl_multi_init,
-              &::curl_multi_setopt,      &::curl_multi_add_handle,   &::curl_multi_remove_handle,
-              &::curl_multi_perform,     &::curl_multi_info_read,    &::curl_multi_poll,
-              &::curl_multi_wakeup,      &::curl_multi_cleanup,      &::curl_version_info};
+  Libcurl api{&::curl_global_init,   &::curl_easy_init,        &::curl_easy_setopt,
+              &::curl_easy_getinfo,  &::curl_easy_strerror,    &::curl_easy_cleanup,
+              &::curl_slist_append,  &::curl_slist_free_all,   &::curl_multi_init,
+              &::curl_multi_setopt,  &::curl_multi_add_handle, &::curl_multi_remove_handle,
+              &::curl_multi_perform, &::curl_multi_info_read,  &::curl_multi_poll,
+              &::curl_multi_wakeup,  &::curl_multi_cleanup,    &::curl_version_info};
   api.global_init(CURL_GLOBAL_DEFAULT);
   return api;
 }
