@@ -184,15 +184,18 @@ class Runner:
         self.step_seconds = {}  # name -> seconds
         self.extra_env = {}     # what steps wrote to GITHUB_ENV
         self.stderr_of = {}     # name -> what the step wrote to stderr
+        self.stdout_of = {}     # name -> what the step wrote to stdout
 
     def close(self):
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def workflow_commands(self):
+    def workflow_commands(self, step=None):
         """The lines of stdout the runner takes as workflow commands: `::name ...::data`,
-        except between `::stop-commands::TOKEN` and `::TOKEN::`."""
+        except between `::stop-commands::TOKEN` and `::TOKEN::`; of one step when named
+        (GitHub caps annotations per step)."""
         commands, stopped = [], None
-        for line in self.stdout.splitlines():
+        text = self.stdout if step is None else self.stdout_of.get(step, "")
+        for line in text.splitlines():
             if stopped is not None:
                 if line == f"::{stopped}::":
                     stopped = None
@@ -341,6 +344,7 @@ class Runner:
                               cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
         self.stdout += proc.stdout
+        self.stdout_of[name] = proc.stdout
         self.stderr_of[name] = proc.stderr
         self.extra_env.update(read_outputs(env_file))
         return proc.returncode == 0, read_outputs(out_file)
