@@ -131,22 +131,23 @@ class ActionTest(unittest.TestCase):
     # -- releases: installed, checked, cached ----------------------------------------------------------
 
     def served_release(self):
-        with open(os.environ["ARCHFIT_BINARY"], "rb") as f:
-            exe = f.read()
-        said = subprocess.run([os.environ["ARCHFIT_BINARY"], "version"], capture_output=True,
-                              text=True, check=True).stdout.split()[1]
-        release = ServedRelease(exe, said)
+        release = ServedRelease.of(os.environ["ARCHFIT_BINARY"])
         self.addCleanup(release.close)
         return release
 
-    def release_runner(self, release, **kw):
-        env = dict(os.environ, ARCHFIT_RELEASE_BASE_URL=release.url)
-        return self.runner(base_env=env, **kw)
+    def release_runner(self, release, store, **kw):
+        """A machine of its own whose actions/cache store is `store`: no executable cached by
+        another test or an earlier run of the same version."""
+        r = Runner(self.workspace, ROOT, cache_store=store,
+                   base_env=dict(os.environ, ARCHFIT_RELEASE_BASE_URL=release.url), **kw)
+        self.addCleanup(r.close)
+        return r
 
     def test_at_a_release_tag_the_release_is_installed_not_built(self):
         release = self.served_release()
-        r = self.release_runner(release, action_ref=f"v{release.version}")
-        first, result = self.run_action(r)
+        store = tempfile.mkdtemp(prefix="cache-store-")
+        self.addCleanup(shutil.rmtree, store, True)
+        first, result = self.run_action(self.release_runner(release, store, action_ref=f"v{release.version}"))
         self.assertIn("Install archfit", first.ran)
         self.assertNotIn("Build archfit", first.ran)
         self.assertEqual(result.status, "failure")  # the sample has findings at error
@@ -158,16 +159,16 @@ class ActionTest(unittest.TestCase):
             self.assertEqual(f.read(), release.exe, "the served executable, byte for byte")
         # A second job restores it from the cache: nothing is downloaded.
         release.remove_archive()
-        second, result2 = self.run_action(self.release_runner(release, action_ref=f"v{release.version}"))
+        second, result2 = self.run_action(self.release_runner(release, store, action_ref=f"v{release.version}"))
         self.assertNotIn("Install archfit", second.ran)
         self.assertEqual(result2.outputs["exit-code"], "1")
 
     def test_a_checksum_mismatch_fails_the_job_and_installs_nothing(self):
         release = self.served_release()
         release.publish(sums=f"{'1' * 64}  {release.archive}\n")
-        # A machine of its own: no executable cached by another test.
-        r = Runner(self.workspace, ROOT, base_env=dict(os.environ, ARCHFIT_RELEASE_BASE_URL=release.url))
-        self.addCleanup(r.close)
+        store = tempfile.mkdtemp(prefix="cache-store-")
+        self.addCleanup(shutil.rmtree, store, True)
+        r = self.release_runner(release, store)
         _, result = self.run_action(r, version=release.version)
         self.assertEqual(result.status, "failure")
         self.assertIn("checksum mismatch", r.stdout + "".join(r.stderr_of.values()))

@@ -164,15 +164,11 @@ class HelmTest(unittest.TestCase):
         return os.path.join(src, "helm-plugin")
 
     def served_release(self):
-        with open(ARCHFIT, "rb") as f:
-            exe = f.read()
-        version = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True,
-                                 check=True).stdout.split()[1]
-        release = ServedRelease(exe, version)
+        release = ServedRelease.of(ARCHFIT)
         self.addCleanup(release.close)
         # No archfit on PATH: only what the plugin installs.
         self.env["PATH"] = os.environ["PATH"]
-        self.env.update(ARCHFIT_INSTALL_VERSION=version, ARCHFIT_RELEASE_BASE_URL=release.url)
+        self.env.update(ARCHFIT_INSTALL_VERSION=release.version, ARCHFIT_RELEASE_BASE_URL=release.url)
         self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
         return release
 

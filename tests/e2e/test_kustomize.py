@@ -155,12 +155,9 @@ class KustomizeTest(unittest.TestCase):
 
     # -- the plugin installs its release --------------------------------------------------------
     def served_release(self):
-        with open(ARCHFIT, "rb") as f:
-            exe = f.read()
-        version = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True,
-                                 check=True).stdout.split()[1]
-        release = ServedRelease(exe, version)
+        release = ServedRelease.of(ARCHFIT)
         self.addCleanup(release.close)
+        version = release.version
         self.env["PATH"] = os.environ["PATH"]  # no archfit on PATH
         self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
         self.env.update(ARCHFIT_INSTALL_VERSION=version, ARCHFIT_RELEASE_BASE_URL=release.url,
@@ -185,6 +182,18 @@ class KustomizeTest(unittest.TestCase):
         self.assertIn("checksum mismatch", p.stderr)
         self.assertIn(f"installing archfit {release.version} failed", p.stderr)
         self.assertFalse(os.path.exists(installed))
+
+    def test_a_hostile_version_never_becomes_a_path(self):
+        _, installed = self.served_release()
+        planted = os.path.join(self.dir, "planted")
+        write(os.path.join(planted, "archfit"), "#!/bin/sh\ntouch \"$HOME/ran\"\n")
+        os.chmod(os.path.join(planted, "archfit"), 0o755)
+        for version in ("../../../planted", "-rf", "1.2.3/../../../../planted"):
+            self.env["ARCHFIT_INSTALL_VERSION"] = version
+            p = self.kustomize(self.overlay, check=False)
+            self.assertNotEqual(p.returncode, 0, version)
+            self.assertIn("is not a release version", p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "ran")))
 
     def test_errors_surface_with_their_message(self):
         write(os.path.join(self.overlay, "archfit.yaml"),

@@ -3,7 +3,7 @@ archfit_<version>_linux_<arch>.tar.gz and SHA256SUMS), served over HTTP on
 loopback, for the tests of what installs releases (scripts/install, the
 action, the plugins). The executable in it is the one under test.
 
-    with ServedRelease(exe_bytes, version) as release:
+    with ServedRelease.of(path_to_archfit) as release:
         env = {"ARCHFIT_RELEASE_BASE_URL": release.url}
 """
 
@@ -13,6 +13,7 @@ import http.server
 import io
 import os
 import shutil
+import subprocess
 import tarfile
 import tempfile
 import threading
@@ -43,6 +44,14 @@ class ServedRelease:
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.publish()
+
+    @classmethod
+    def of(cls, executable):
+        """A release of the archfit at `executable`, with the version it says."""
+        with open(executable, "rb") as f:
+            exe = f.read()
+        said = subprocess.run([executable, "version"], capture_output=True, text=True, check=True)
+        return cls(exe, said.stdout.split()[1])
 
     @property
     def archive(self):
