@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import unittest
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
@@ -19,6 +20,11 @@ def configured_url():
             if line.startswith("url="):
                 return line[len("url="):].strip()
     raise AssertionError("project.conf has no url=")
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
 
 
 def tracked_text_files():
@@ -51,7 +57,7 @@ class Identity(unittest.TestCase):
                 self.assertEqual(got, (owner, repo), f"{name}:{line}: {m.group(0)} (project.conf: {url})")
         self.assertGreater(seen, 5, "the documents name the project")
 
-    def test_the_image_hooks_run_this_projects_image_at_its_last_release(self):
+    def test_the_image_hooks_and_sidecars_run_this_projects_image_at_its_last_release(self):
         with open(os.path.join(TOP, "project.conf")) as f:
             image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)
         described = subprocess.run(["git", "-C", TOP, "describe", "--tags", "--abbrev=0",
@@ -64,6 +70,38 @@ class Identity(unittest.TestCase):
         self.assertEqual(len(images), 2, entries)
         for entry in images:
             self.assertIn(f" {image}:{tag} ", entry, "scripts/prepare-release sets the tag")
+        # The Argo CD sidecars run the same image.
+        with open(os.path.join(TOP, "argocd-cmp", "sidecar-patch.yaml")) as f:
+            sidecars = re.findall(r"(?m)^          image: (\S+)$", f.read())
+        ours = [s for s in sidecars if s.startswith(image + ":")]
+        self.assertEqual(ours, [f"{image}:{tag}"] * 3, sidecars)
+
+    def test_prepare_release_sets_the_image_tag_everywhere_and_nothing_else(self):
+        with tempfile.TemporaryDirectory() as work:
+            # A copy of the working tree: the script edits files in place.
+            copy = os.path.join(work, "copy")
+            os.makedirs(copy)
+            for name in ("scripts", "argocd-cmp", "project.conf", ".pre-commit-hooks.yaml"):
+                subprocess.run(["cp", "-a", "--", os.path.join(TOP, name), copy], check=True)
+            hooks = os.path.join(copy, ".pre-commit-hooks.yaml")
+            patch = os.path.join(copy, "argocd-cmp", "sidecar-patch.yaml")
+            before = {f: read(f) for f in (hooks, patch)}
+            for bad in ("1.2", "v1.2.3", "1.2.3;touch x", "-1.2.3", "1.2.3\n"):
+                p = subprocess.run([os.path.join(copy, "scripts", "prepare-release"), bad],
+                                   capture_output=True, text=True)
+                self.assertNotEqual(p.returncode, 0, bad)
+                self.assertEqual({f: read(f) for f in before}, before, bad)
+            p = subprocess.run([os.path.join(copy, "scripts", "prepare-release"), "9.8.7-rc.1"],
+                               capture_output=True, text=True)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            with open(os.path.join(TOP, "project.conf")) as f:
+                image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)
+            for f, count in ((hooks, 2), (patch, 3)):
+                after = read(f)
+                self.assertEqual(after.count(f"{image}:9.8.7-rc.1"), count, f)
+                # Only the tags changed.
+                self.assertEqual(re.sub(re.escape(image) + r":\S+", "IMAGE", after),
+                                 re.sub(re.escape(image) + r":\S+", "IMAGE", before[f]))
 
     def test_the_executable_names_the_configured_address(self):
         binary = os.environ.get("ARCHFIT_BINARY")

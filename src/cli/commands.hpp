@@ -39,5 +39,6 @@ void add_lock_command(CLI::App& app, RunState& state);
 void add_cache_command(CLI::App& app, RunState& state);
 void add_post_render_command(CLI::App& app, RunState& state);
 void add_krm_command(CLI::App& app, RunState& state);
+void add_argocd_command(CLI::App& app, RunState& state);
 
 }  // namespace archfit::cli

@@ -55,6 +55,7 @@ int main(int raw_argc, char** raw_argv) {
       {"cache", add_cache_command},
       {"post-render", add_post_render_command},
       {"krm", add_krm_command},
+      {"argocd", add_argocd_command},
       {"version", add_version_command},
   };
   bool named = false;

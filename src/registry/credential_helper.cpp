@@ -1,29 +1,23 @@
-// The real credential helper runner: posix_spawn with three pipes, the server
+// The real credential helper runner: base/process with three pipes, the server
 // URL written to stdin before the program starts, stdout and stderr read
 // until the program exits, and the program's process group killed when it
 // runs past the timeout or writes too much.
 #include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <csignal>
-#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <utility>
 
 #include <archfit/base/duration.hpp>
 #include <archfit/base/error.hpp>
+#include <archfit/base/process.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/base/unique_fd.hpp>
 #include <archfit/registry/keychain.hpp>
-
-extern char** environ;
 
 namespace archfit::registry {
 
@@ -54,106 +48,6 @@ std::string describe(std::chrono::milliseconds d) {
   return format_duration(std::chrono::duration_cast<std::chrono::seconds>(d));
 }
 
-bool is_executable_file(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
-
-// The program's path: as given when it names a path, else the first
-// executable of that name in the PATH directories (an empty entry is the
-// working directory, as in a shell).
-std::string find_program(const std::string& program, const std::optional<std::string>& path) {
-  if (program.find('/') != std::string::npos) {
-    if (is_executable_file(program)) return program;
-    fail(ErrorKind::Config, program + " is not an executable file");
-  }
-  std::string dirs;
-  if (path) {
-    dirs = *path;
-  } else if (const char* env = std::getenv("PATH")) {
-    dirs = env;
-  } else {
-    dirs = "/usr/local/bin:/usr/bin:/bin";
-  }
-  for (std::string_view dir : split(dirs, ':')) {
-    std::string candidate = dir.empty() ? program : std::string(dir) + '/' + program;
-    if (is_executable_file(candidate)) return candidate;
-  }
-  fail(ErrorKind::Config, program + " not found on PATH");
-}
-
-class Child {
- public:
-  explicit Child(pid_t pid) : pid_(pid) {}
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-  // A child still running when we give up is killed with its process group,
-  // so that a helper's own children (a shell script's) do not linger.
-  ~Child() {
-    if (!reaped_) {
-      ::kill(-pid_, SIGKILL);
-      wait(0);
-    }
-  }
-
-  // Reaps the child if it has exited; with flags 0, waits for it.
-  bool wait(int flags) {
-    if (reaped_) return true;
-    int status = 0;
-    pid_t r;
-    do {
-      r = ::waitpid(pid_, &status, flags);
-    } while (r < 0 && errno == EINTR);
-    if (r == 0) return false;
-    reaped_ = true;
-    if (r < 0) {
-      exit_code_ = 127;
-    } else if (WIFEXITED(status)) {
-      exit_code_ = WEXITSTATUS(status);
-    } else if (WIFSIGNALED(status)) {
-      exit_code_ = 128 + WTERMSIG(status);
-    }
-    return true;
-  }
-  bool exited() { return wait(WNOHANG); }
-  int exit_code() const { return exit_code_; }
-
- private:
-  pid_t pid_;
-  bool reaped_ = false;
-  int exit_code_ = 0;
-};
-
-pid_t spawn(const std::string& path, const std::string& program, int in, int out, int err) {
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_adddup2(&actions, in, 0);
-  posix_spawn_file_actions_adddup2(&actions, out, 1);
-  posix_spawn_file_actions_adddup2(&actions, err, 2);
-  sigset_t none;
-  sigemptyset(&none);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGCHLD})
-    sigaddset(&defaults, sig);
-  posix_spawnattr_setsigmask(&attr, &none);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setflags(&attr,
-                           POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  std::string arg0 = program;
-  std::string arg1 = "get";
-  char* argv[] = {arg0.data(), arg1.data(), nullptr};
-  pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) fail_system("cannot run " + path, rc);
-  return pid;
-}
-
 // Reads what is available; false at end of file.
 bool drain(int fd, std::string& into, std::size_t limit, bool& over) {
   char buf[4096];
@@ -175,7 +69,7 @@ bool drain(int fd, std::string& into, std::size_t limit, bool& over) {
 
 HelperOutput run(const std::string& program, const std::string& input,
                  const HelperRunnerOptions& options) {
-  std::string path = find_program(program, options.path);
+  std::string path = find_program(program, options.path, ErrorKind::Config);
   // The input is written before the program starts, so that writing can
   // neither block nor raise SIGPIPE if the program never reads it. A pipe
   // holds at least PIPE_BUF bytes.
@@ -190,7 +84,8 @@ HelperOutput run(const std::string& program, const std::string& input,
     done += static_cast<std::size_t>(n);
   }
   in.write.reset();
-  Child child(spawn(path, program, in.read.get(), out.write.get(), err.write.get()));
+  ChildProcess child = ChildProcess::spawn(path, {program, "get"}, in.read.get(), out.write.get(),
+                                           err.write.get(), ErrorKind::Config);
   in.read.reset();
   out.write.reset();
   err.write.reset();

@@ -1,13 +1,14 @@
 """archfit's Argo CD config management plugins: each plugin.yaml read for the
 fields Argo CD's cmp-server reads, its discover command run on matching and
-other sources, and its generate command run in a shell with the environment the
-cmp-server gives (ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE, ARGOCD_ENV_*, KUBE_VERSION,
+other sources, and its generate command (`archfit argocd generate`) run with the
+environment the cmp-server gives (ARGOCD_APP_NAME, ARGOCD_APP_NAMESPACE, ARGOCD_ENV_*, KUBE_VERSION,
 PARAM_*), in the source's directory, with the real helm and kubectl's kustomize.
 
 Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, KUBECTL, HELM4.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -31,7 +32,7 @@ class ArgoCdTest(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="argocd-")
         self.addCleanup(shutil.rmtree, self.dir, True)
         bindir = bin_dir(os.path.join(self.dir, "bin"), archfit=os.environ["ARCHFIT_BINARY"],
-                         helm=os.environ["HELM4"], archfit_generate=os.path.join(CMP, "generate"))
+                         helm=os.environ["HELM4"])
         # kubectl's embedded kustomize as `kustomize build DIR`.
         write(os.path.join(bindir, "kustomize"),
               f'#!/bin/sh\n[ "$1" = build ] || exit 2\nshift\nexec {os.environ["KUBECTL"]} kustomize "$@"\n')
@@ -69,11 +70,13 @@ class ArgoCdTest(unittest.TestCase):
         plugin = yaml.safe_load(open(os.path.join(CMP, kind, "plugin.yaml")))
         command = plugin["spec"]["generate"]["command"] + plugin["spec"]["generate"].get("args", [])
         command[0] = os.path.basename(command[0])  # on PATH here
-        return subprocess.run(command, cwd=src, env={**self.env, **env}, capture_output=True, text=True)
+        return subprocess.run(command, cwd=src, env={**self.env, **env}, capture_output=True,
+                              text=True, timeout=60)
 
     def discover(self, kind, src):
         plugin = yaml.safe_load(open(os.path.join(CMP, kind, "plugin.yaml")))
         command = plugin["spec"]["discover"]["find"]["command"]
+        command[0] = os.path.basename(command[0])  # on PATH here
         p = subprocess.run(command, cwd=src, env=self.env, capture_output=True, text=True)
         return p.stdout.strip() != ""
 
@@ -89,12 +92,41 @@ class ArgoCdTest(unittest.TestCase):
             names = [p["name"] for p in spec["parameters"]["static"]]
             self.assertIn("mode", names)
             self.assertIn("platforms", names)
-            self.assertTrue(os.access(os.path.join(CMP, "generate"), os.X_OK))
+            # The commands are archfit's own: the image has no shell.
+            self.assertEqual(spec["generate"]["command"][:3], ["/usr/local/bin/archfit", "argocd", "generate"])
+            self.assertEqual(spec["discover"]["find"]["command"][:3], ["/usr/local/bin/archfit", "argocd", "discover"])
         patch = yaml.safe_load(open(os.path.join(CMP, "sidecar-patch.yaml")))
-        containers = patch["spec"]["template"]["spec"]["containers"]
+        pod = patch["spec"]["template"]["spec"]
+        containers = pod["containers"]
         self.assertEqual(len(containers), 3)
+        with open(os.path.join(ROOT, "project.conf")) as f:
+            image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)
+        tools = {i["name"]: i for i in pod["initContainers"]}["archfit-tools"]
+        self.assertEqual(tools["command"][-1], "/archfit-tools/")
+        self.assertIn("/usr/local/bin/helm", tools["command"])
+        self.assertIn("/usr/local/bin/kustomize", tools["command"])
         for c in containers:
             self.assertEqual(c["command"], ["/var/run/argocd/argocd-cmp-server"])
+            self.assertTrue(c["image"].startswith(image + ":"), c["image"])
+            env = {e["name"]: e["value"] for e in c["env"]}
+            self.assertIn("/archfit-tools", env["PATH"].split(":"))
+            mounts = {m["mountPath"]: m for m in c["volumeMounts"]}
+            self.assertEqual(mounts["/home/argocd/cmp-server/config/plugin.yaml"]["subPath"],
+                             c["name"].removeprefix("archfit-") + ".yaml")
+
+    def test_the_name_an_application_writes_is_the_one_the_sidecar_registers(self):
+        # Argo CD registers <name>, or <name>-<version> when plugin.yaml has a version.
+        docs = open(os.path.join(ROOT, "docs", "argocd.md")).read()
+        written = set(re.findall(r"name: (archfit-[a-z]+)", docs))
+        registered = set()
+        for kind in ("plain", "kustomize", "helm"):
+            plugin = yaml.safe_load(open(os.path.join(CMP, kind, "plugin.yaml")))
+            version = plugin["spec"].get("version")
+            registered.add(plugin["metadata"]["name"] + (f"-{version}" if version else ""))
+        self.assertTrue(written, "docs/argocd.md shows an Application")
+        self.assertLessEqual(written, registered)
+        for name in registered:
+            self.assertIn(name, docs)
 
     def test_discover_matches_its_kind_of_source(self):
         plain, kustomize, chart = self.plain(), self.kustomization(), self.chart()
@@ -118,6 +150,32 @@ class ArgoCdTest(unittest.TestCase):
                 if kind == "helm":
                     self.assertEqual(docs[0]["metadata"]["name"], "shop-web")       # ARGOCD_APP_NAME
                     self.assertEqual(docs[0]["metadata"]["namespace"], "prod")      # ARGOCD_APP_NAMESPACE
+
+    def test_plain_reads_the_sources_own_files_only(self):
+        src = self.plain()
+        write(os.path.join(src, ".github", "workflow.yaml"), "kind: NotAManifest\n")
+        outside = write(os.path.join(self.dir, "other-app", "secret.yaml"), "kind: Secret\n")
+        os.symlink(outside, os.path.join(src, "linked.yaml"))
+        p = self.generate("plain", src)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        kinds = [d["kind"] for d in yaml.safe_load_all(p.stdout) if d]
+        self.assertEqual(kinds, ["Deployment"])
+
+    def test_a_failed_or_empty_render_prints_nothing(self):
+        # kustomize fails: its own message, nothing on stdout.
+        src = self.kustomization()
+        write(os.path.join(src, "kustomization.yaml"), "resources: [missing.yaml]\n")
+        p = self.generate("kustomize", src)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("kustomize failed", p.stderr)
+        # A chart that renders nothing: refused, since Argo CD would prune everything.
+        chart = self.chart()
+        shutil.rmtree(os.path.join(chart, "templates"))
+        p = self.generate("helm", chart)
+        self.assertNotEqual(p.returncode, 0)
+        self.assertEqual(p.stdout, "")
+        self.assertIn("rendered no manifests", p.stderr)
 
     def test_parameters_and_argocd_env_reach_archfit(self):
         chart = self.chart()
@@ -170,9 +228,7 @@ class ArgoCdTest(unittest.TestCase):
                  ("PARAM_VALUES", "/etc/passwd")]
         for var, value in cases:
             with self.subTest(var=var, value=value):
-                p = subprocess.run([os.path.join(CMP, "generate"), "helm"], cwd=chart,
-                                   env={**self.env, var: value}, capture_output=True, text=True,
-                                   timeout=60)
+                p = self.generate("helm", chart, **{var: value})
                 self.assertNotEqual(p.returncode, 0)
                 self.assertEqual(p.stdout, "")
                 self.assertIn("outside the application's source", p.stderr)
@@ -200,9 +256,7 @@ class ArgoCdTest(unittest.TestCase):
                                     "ARGOCD_ENV_ARCHFIT_LOCK", "ARGOCD_ENV_ARCHFIT_MODE"):
                 kind = "helm" if var in helm_only else "plain"
                 with self.subTest(var=var, value=value):
-                    p = subprocess.run([os.path.join(CMP, "generate"), kind], cwd=sources[kind],
-                                       env={**self.env, var: value}, capture_output=True,
-                                       text=True, timeout=60)
+                    p = self.generate(kind, sources[kind], **{var: value})
                     if p.returncode != 0:
                         self.assertEqual(p.stdout, "")
                     for k, src in sources.items():
