@@ -57,7 +57,7 @@ class Identity(unittest.TestCase):
                 self.assertEqual(got, (owner, repo), f"{name}:{line}: {m.group(0)} (project.conf: {url})")
         self.assertGreater(seen, 5, "the documents name the project")
 
-    def test_the_image_hooks_and_sidecars_run_this_projects_image_at_its_last_release(self):
+    def test_the_release_files_name_the_last_release(self):
         with open(os.path.join(TOP, "project.conf")) as f:
             image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)
         described = subprocess.run(["git", "-C", TOP, "describe", "--tags", "--abbrev=0",
@@ -70,6 +70,9 @@ class Identity(unittest.TestCase):
         self.assertEqual(len(images), 2, entries)
         for entry in images:
             self.assertIn(f" {image}:{tag} ", entry, "scripts/prepare-release sets the tag")
+        # The helm plugin says the release.
+        version = re.search(r"(?m)^version: (\S+)$", read(os.path.join(TOP, "plugin.yaml"))).group(1)
+        self.assertEqual(version, tag if tag != "unreleased" else "0.0.0")
         # The Argo CD sidecars run the same image.
         with open(os.path.join(TOP, "argocd-cmp", "sidecar-patch.yaml")) as f:
             sidecars = re.findall(r"(?m)^          image: (\S+)$", f.read())
@@ -81,11 +84,12 @@ class Identity(unittest.TestCase):
             # A copy of the working tree: the script edits files in place.
             copy = os.path.join(work, "copy")
             os.makedirs(copy)
-            for name in ("scripts", "argocd-cmp", "project.conf", ".pre-commit-hooks.yaml"):
+            for name in ("scripts", "argocd-cmp", "project.conf", ".pre-commit-hooks.yaml", "plugin.yaml"):
                 subprocess.run(["cp", "-a", "--", os.path.join(TOP, name), copy], check=True)
             hooks = os.path.join(copy, ".pre-commit-hooks.yaml")
             patch = os.path.join(copy, "argocd-cmp", "sidecar-patch.yaml")
-            before = {f: read(f) for f in (hooks, patch)}
+            plugin = os.path.join(copy, "plugin.yaml")
+            before = {f: read(f) for f in (hooks, patch, plugin)}
             for bad in ("1.2", "v1.2.3", "1.2.3;touch x", "-1.2.3", "1.2.3\n"):
                 p = subprocess.run([os.path.join(copy, "scripts", "prepare-release"), bad],
                                    capture_output=True, text=True)
@@ -102,6 +106,8 @@ class Identity(unittest.TestCase):
                 # Only the tags changed.
                 self.assertEqual(re.sub(re.escape(image) + r":\S+", "IMAGE", after),
                                  re.sub(re.escape(image) + r":\S+", "IMAGE", before[f]))
+            self.assertEqual(read(plugin), re.sub(r"(?m)^version: .*$", "version: 9.8.7-rc.1", before[plugin]))
+            self.assertNotEqual(read(plugin), before[plugin])
 
     def test_the_executable_names_the_configured_address(self):
         binary = os.environ.get("ARCHFIT_BINARY")

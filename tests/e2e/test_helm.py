@@ -6,12 +6,17 @@ subchart, and a values file that changes an image.
 Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, HELM3, HELM4.
 """
 
+import functools
+import http.server
 import os
 import re
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 import unittest
 
 import yaml
@@ -65,6 +70,36 @@ def chart(root):
     return c
 
 
+def serve(directory, content_type):
+    """An HTTP server on loopback serving `directory`, every file as `content_type`."""
+    class Handler(http.server.SimpleHTTPRequestHandler):
+        def guess_type(self, path):
+            return content_type
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
+                                             functools.partial(Handler, directory=directory))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port):
+    for _ in range(100):
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"nothing listens on {port}")
+
+
 def documents(text):
     return [d for d in yaml.safe_load_all(text) if d]
 
@@ -100,7 +135,7 @@ class HelmTest(unittest.TestCase):
         return p
 
     def install_plugin(self):
-        p = self.helm(HELM4, "plugin", "install", os.path.join(ROOT, "helm-plugin"))
+        p = self.helm(HELM4, "plugin", "install", ROOT)
         self.assertIn("archfit", self.helm(HELM4, "plugin", "list").stdout)
         return p
 
@@ -155,13 +190,14 @@ class HelmTest(unittest.TestCase):
 
     # -- the plugin installs the release ----------------------------------------------------------
     def plugin_checkout(self):
-        """What a checkout holds for the plugin: helm-plugin/, scripts/, project.conf."""
+        """What a checkout holds for the plugin: plugin.yaml, helm-plugin/, scripts/, project.conf."""
         src = os.path.join(self.dir, "checkout")
         for part in ("helm-plugin", "scripts"):
             shutil.copytree(os.path.join(ROOT, part), os.path.join(src, part),
                             ignore=shutil.ignore_patterns("bin"))
-        shutil.copy(os.path.join(ROOT, "project.conf"), src)
-        return os.path.join(src, "helm-plugin")
+        for part in ("plugin.yaml", "project.conf"):
+            shutil.copy(os.path.join(ROOT, part), src)
+        return src
 
     def served_release(self):
         release = ServedRelease.of(ARCHFIT)
@@ -176,7 +212,7 @@ class HelmTest(unittest.TestCase):
         release = self.served_release()
         plugin = self.plugin_checkout()
         self.helm(HELM4, "plugin", "install", plugin)
-        with open(os.path.join(plugin, "bin", "archfit"), "rb") as f:
+        with open(os.path.join(plugin, "helm-plugin", "bin", "archfit"), "rb") as f:
             self.assertEqual(f.read(), release.exe)
         plain = self.helm(HELM4, "template", "r", "shop").stdout
         post = self.helm(HELM4, "template", "r", "shop", "--post-renderer", "archfit").stdout
@@ -189,7 +225,7 @@ class HelmTest(unittest.TestCase):
         p = self.helm(HELM4, "plugin", "install", plugin, check=False)
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("checksum mismatch", p.stderr)
-        self.assertFalse(os.path.exists(os.path.join(plugin, "bin")))
+        self.assertFalse(os.path.exists(os.path.join(plugin, "helm-plugin", "bin")))
         # helm keeps the link to a directory it installed from; with no executable, the
         # post-renderer stops helm and says where archfit comes from.
         post = self.helm(HELM4, "template", "r", "shop", "--post-renderer", "archfit", check=False)
@@ -202,6 +238,74 @@ class HelmTest(unittest.TestCase):
         p = self.install_plugin()
         self.assertIn("is not a release, so no executable is installed", p.stderr)
         self.assertFalse(os.path.exists(os.path.join(ROOT, "helm-plugin", "bin")))
+
+    # -- helm's own install paths -------------------------------------------------------------------
+    def plugin_archives(self):
+        """The release's two plugin archives, made by the release's own code, with the
+        executable under test for amd64, served on loopback as a gzip (helm 3 reads the
+        content type); no archfit on PATH."""
+        out = os.path.join(self.dir, "dist")
+        os.makedirs(out)
+        license_file = write(os.path.join(self.dir, "LICENSE"), "Apache License\n")
+        subprocess.run(["bash", "-c", "set -euo pipefail; source scripts/lib/common.sh; "
+                        "source scripts/lib/identity.sh; source scripts/lib/release/package.sh; "
+                        "source scripts/lib/release/helm_plugin.sh; make_helm_plugins \"$@\"",
+                        "make", ROOT, "9.9.9", license_file, out, os.path.join(self.dir, "stage"),
+                        "amd64=" + ARCHFIT], cwd=ROOT, check=True,
+                       env=dict(os.environ, SOURCE_DATE_EPOCH="1700000000"))
+        self.env["PATH"] = os.environ["PATH"]
+        self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
+        server = serve(out, "application/gzip")
+        self.addCleanup(server.shutdown)
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        return out, url
+
+    def test_helm4_installs_the_plugin_archive_from_a_path_and_an_address(self):
+        out, url = self.plugin_archives()
+        plain = self.helm(HELM4, "template", "r", "shop").stdout
+        for source in (os.path.join(out, "archfit-9.9.9.tgz"), url + "/archfit-9.9.9.tgz"):
+            with self.subTest(source=source):
+                p = self.helm(HELM4, "plugin", "install", source, "--verify=false")
+                self.assertRegex(self.helm(HELM4, "plugin", "list").stdout, r"(?m)^archfit\s+9\.9\.9\s")
+                self.assertIn("archfit ", p.stderr)  # the hook ran the packaged executable
+                post = self.helm(HELM4, "template", "r", "shop", "--post-renderer", "archfit").stdout
+                self.check_fixed(plain, post, ["Deployment", "CronJob", "Job", "StatefulSet"])
+                self.helm(HELM4, "plugin", "uninstall", "archfit")
+
+    def test_helm3_installs_its_plugin_archive_from_an_address(self):
+        _, url = self.plugin_archives()
+        self.helm(HELM3, "plugin", "install", url + "/archfit-9.9.9-helm3.tgz")
+        plugins = self.helm(HELM3, "env", "HELM_PLUGINS").stdout.strip()
+        wrapper = os.path.join(plugins, "archfit", "helm-plugin", "archfit-post-render")
+        plain = self.helm(HELM3, "template", "r", "shop").stdout
+        post = self.helm(HELM3, "template", "r", "shop", "--post-renderer", wrapper).stdout
+        self.check_fixed(plain, post, ["Deployment", "CronJob", "StatefulSet"])
+        # `helm archfit` is the post-renderer over stdin.
+        piped = subprocess.run([HELM3, "archfit", "--offline"], input=plain, cwd=self.dir, env=self.env,
+                               capture_output=True, text=True)
+        self.assertEqual(piped.returncode, 0, piped.stderr)
+        self.check_fixed(plain, piped.stdout, ["Deployment", "CronJob", "Job", "StatefulSet"])
+
+    def test_helm4_installs_from_the_repository_address_at_a_release_tag(self):
+        release = self.served_release()
+        checkout = self.plugin_checkout()
+        git = ["git", "-C", checkout, "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        subprocess.run(["git", "init", "-q", checkout], check=True)
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-qm", "release"], check=True)
+        subprocess.run(git + ["tag", "v9.9.9"], check=True)
+        port = free_port()
+        daemon = subprocess.Popen(["git", "daemon", "--export-all", "--reuseaddr", "--listen=127.0.0.1",
+                                   f"--port={port}", f"--base-path={self.dir}", self.dir],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(daemon.wait)
+        self.addCleanup(daemon.kill)
+        wait_for_port(port)
+        self.helm(HELM4, "plugin", "install", f"git://127.0.0.1:{port}/checkout", "--version", "v9.9.9",
+                  "--verify=false")
+        plain = self.helm(HELM4, "template", "r", "shop").stdout
+        post = self.helm(HELM4, "template", "r", "shop", "--post-renderer", "archfit").stdout
+        self.check_fixed(plain, post, ["Deployment", "CronJob", "Job", "StatefulSet"])
 
     def test_a_values_file_that_changes_an_image_changes_the_placement(self):
         for helm in (HELM3, HELM4):

@@ -34,7 +34,29 @@ start=$SECONDS
 ARCHFIT_RELEASE_CACHE=$cache_b "$work/clone-b/scripts/release" --out "$work/dist-b"
 log "release b: $((SECONDS - start)) s"
 
+# The golden suite against each release executable, arm64 under qemu-user.
+log "building the test suite"
+cmake -S "$work/clone-a" -B "$work/build-tests" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+ninja -C "$work/build-tests" archfit_tests >/dev/null
+version=$("$work/clone-a/scripts/version")
+for arch in amd64 arm64; do
+  rm -rf -- "$work/exe-$arch"
+  mkdir -p -- "$work/exe-$arch"
+  tar -xzf "$work/dist-a/archfit_${version}_linux_$arch.tar.gz" -C "$work/exe-$arch" archfit
+  runner=$work/exe-$arch/run
+  if [ "$arch" = arm64 ]; then
+    printf '#!/bin/sh\nexec qemu-aarch64-static %s "$@"\n' "$work/exe-$arch/archfit" >"$runner"
+  else
+    printf '#!/bin/sh\nexec %s "$@"\n' "$work/exe-$arch/archfit" >"$runner"
+  fi
+  chmod +x "$runner"
+  log "the golden suite with the $arch release executable"
+  ARCHFIT_TEST_EXECUTABLE=$runner "$work/build-tests/tests/archfit_tests" \
+    --gtest_filter='Cases/Golden.*' --gtest_brief=1
+done
+
+corpus=$(ARCHFIT_REQUIRE_CORPUS=1 find_corpus)
 cd "$top/tests/release"
-ARCHFIT_DIST=$work/dist-a ARCHFIT_DIST_AGAIN=$work/dist-b \
-  ARCHFIT_VERSION_EXPECTED=$("$work/clone-a/scripts/version") \
+ARCHFIT_DIST=$work/dist-a ARCHFIT_DIST_AGAIN=$work/dist-b ARCHFIT_CORPUS=$corpus \
+  ARCHFIT_VERSION_EXPECTED=$version \
   PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -v test_release

@@ -47,6 +47,12 @@ items:
 """
 
 
+def yaml_of_items(resource_list):
+    """The items of a ResourceList written as above, as a plain manifest."""
+    items = resource_list.split("items:\n", 1)[1]
+    return "\n".join(line[2:] for line in items.splitlines()) + "\n"
+
+
 def sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -139,6 +145,48 @@ class Release(unittest.TestCase):
             self.assertIn("kubernetes.io/arch", fixed.stdout)
             outputs.add(fixed.stdout)
         self.assertEqual(len(outputs), 1, "both architectures write the same edits")
+
+    def test_both_architectures_write_the_same_bytes_over_the_corpus(self):
+        corpus = os.environ["ARCHFIT_CORPUS"]
+        files = sorted(os.path.join(corpus, f) for f in os.listdir(corpus) if f.endswith((".yaml", ".yml")))
+        self.assertGreater(len(files), 10)
+        config = os.path.join(self.tmp, "corpus.yaml")
+        with open(config, "w") as f:
+            f.write("clusterPlatforms: [linux/amd64, linux/arm64]\nresolve:\n  onUnresolved: warn\n"
+                    "  fallbackPlatforms: [linux/amd64]\n")
+        for name in files:
+            outputs = {}
+            for arch in ARCHS:
+                p = run([*RUNNER[arch], self.exe[arch], "fix", "--offline", "--config", config,
+                         "--cache-dir", os.path.join(self.tmp, "cache-" + arch), "-"],
+                        input=open(name).read())
+                outputs[arch] = (p.returncode, p.stdout)
+            self.assertEqual(outputs["amd64"], outputs["arm64"], name)
+
+    def test_the_helm_plugin_archives_hold_both_executables(self):
+        for name, top in ((f"archfit-{VERSION}.tgz", "archfit/"), (f"archfit-{VERSION}-helm3.tgz", "")):
+            with tarfile.open(os.path.join(DIST, name)) as tar:
+                plugin = tar.extractfile(top + "plugin.yaml").read().decode()
+                self.assertIn(f"\nversion: {VERSION}\n", plugin)
+                self.assertEqual("apiVersion: v1" in plugin, top != "", name)  # helm 4's format
+                for arch in ARCHS:
+                    member = tar.getmember(f"{top}helm-plugin/bin/linux-{arch}/archfit")
+                    self.assertEqual(member.mode & 0o777, 0o755)
+                    with open(self.exe[arch], "rb") as f:
+                        self.assertEqual(tar.extractfile(member).read(), f.read(), (name, arch))
+
+    def test_the_executable_is_an_argo_cd_plugin_without_a_shell(self):
+        src = os.path.join(self.tmp, "app")
+        os.makedirs(src, exist_ok=True)
+        with open(os.path.join(src, "web.yaml"), "w") as f:
+            f.write(yaml_of_items(DEPLOYMENT))
+        locked = run([self.exe["amd64"], "lock", "--set", "registry.example.com/web:1=linux/amd64"], cwd=src)
+        self.assertEqual(locked.returncode, 0, locked.stderr)
+        for arch in ARCHS:
+            p = run([*RUNNER[arch], self.exe[arch], "argocd", "generate", "plain"], cwd=src,
+                    env={"PATH": "/nonexistent", "ARGOCD_APP_NAME": "web", "HOME": self.tmp})
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertIn("kubernetes.io/arch", p.stdout)
 
     # -- the packages -------------------------------------------------------------------------
     def test_packages_have_no_lintian_errors(self):

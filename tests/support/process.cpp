@@ -115,7 +115,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
 }
 
 ProcessResult run_archfit(const std::vector<std::string>& args, const ProcessOptions& options) {
-  std::vector<std::string> argv{ARCHFIT_BINARY};
+  // ARCHFIT_TEST_EXECUTABLE runs the suite against another archfit: a release
+  // executable, or a script that runs one under qemu (tests/release/run.sh).
+  const char* other = std::getenv("ARCHFIT_TEST_EXECUTABLE");
+  std::vector<std::string> argv{other != nullptr && *other != '\0' ? other : ARCHFIT_BINARY};
   argv.insert(argv.end(), args.begin(), args.end());
   // Every edit checked with a grafted tree is checked with a full parse too.
   ProcessOptions checked = options;
