@@ -38,6 +38,21 @@ for wf in "$workflows"/*.yml; do
   log "action-validator docs/ci.md workflow $(basename "$wf")"
   "$ACTION_VALIDATOR" "$wf"
 done
+# The project's own workflows.
+for wf in .github/workflows/*.yml; do
+  log "action-validator $wf"
+  "$ACTION_VALIDATOR" "$wf"
+done
+# The action and the workflows use other actions pinned by commit.
+python3 - action.yml .github/workflows/*.yml <<'PY'
+import re, sys
+for name in sys.argv[1:]:
+    for n, line in enumerate(open(name), 1):
+        m = re.match(r"\s*(?:-\s+)?uses:\s*(\S+)", line)
+        if m and not m.group(1).startswith("./") and not re.fullmatch(r"[\w.-]+/[\w./-]+@[0-9a-f]{40}", m.group(1)):
+            sys.exit(f"{name}:{n}: {m.group(1)} is not pinned by a commit")
+print("==> every action used is pinned by a commit", file=sys.stderr)
+PY
 
 # pre-commit try-repo commits into a shadow repository: an identity for it,
 # without touching the machine's git configuration.
