@@ -83,6 +83,23 @@ ensure_sarif_multitool() {
 
 # action-validator 0.6 (tests/e2e), which checks action.yml against GitHub's
 # schema -> $ACTION_VALIDATOR
+# verdaccio, a local npm registry: the npm packages of a release are
+# published to it and installed from it (tests/e2e/test_npm.py).
+ensure_verdaccio() {
+  local dir=$TOOLS_DIR/verdaccio
+  VERDACCIO=$dir/node_modules/.bin/verdaccio
+  export VERDACCIO
+  if [ ! -x "$VERDACCIO" ]; then
+    # verdaccio 6.5 still runs on node 18 and 20. Its audit plugin asks for
+    # node-fetch by the dist-tag "cjs", which registry mirrors may not carry:
+    # that tag is node-fetch 2.7.0.
+    mkdir -p "$dir"
+    echo '{"private": true, "overrides": {"verdaccio-audit": {"node-fetch": "2.7.0"}}}' >"$dir/package.json"
+    npm_install "$dir" verdaccio@6.5.0
+  fi
+  [ -x "$VERDACCIO" ] || die "verdaccio is not at $VERDACCIO after npm install"
+}
+
 ensure_action_validator() {
   local dir=$TOOLS_DIR/action-validator
   ACTION_VALIDATOR=$dir/node_modules/.bin/action-validator

@@ -4,7 +4,8 @@
 # pre-commit (test_pre_commit.py), the helm post-renderer under the real helm 3
 # and 4 (test_helm.py), the kustomize plugin under kubectl kustomize
 # (test_kustomize.py), the split against kustomize overlays (test_spread_oracle.py), the Argo CD plugins' commands (test_argocd.py), archfit krm on
-# golden ResourceLists as exec runtimes run it (test_krm.py).
+# golden ResourceLists as exec runtimes run it (test_krm.py), the npm packages and
+# the node pre-commit hooks against a local npm registry (test_npm.py).
 # Installs what they need when missing.
 # usage: run.sh ARCHFIT SOURCE_DIR STATE_DIR [TEST...]
 set -euo pipefail
@@ -15,11 +16,12 @@ shift 3
 cd "$root"
 source scripts/lib/common.sh
 source scripts/lib/tools.sh
-ensure_apt_packages pre-commit python3-yaml git
+ensure_apt_packages pre-commit python3-yaml python3-nodeenv git
 ensure_action_validator
 ensure_sarif_multitool
 ensure_helm3
 ensure_kubectl
+ensure_verdaccio
 
 log "action-validator action.yml"
 "$ACTION_VALIDATOR" action.yml
@@ -60,9 +62,9 @@ export GIT_AUTHOR_NAME="archfit e2e" GIT_AUTHOR_EMAIL="e2e@archfit.invalid" \
   GIT_COMMITTER_NAME="archfit e2e" GIT_COMMITTER_EMAIL="e2e@archfit.invalid"
 mkdir -p "$state"
 export ARCHFIT_SOURCE=$root ARCHFIT_BINARY=$archfit ARCHFIT_E2E_STATE=$state HELM=$HELM3 HELM3 HELM4 KUBECTL \
-  SARIF_MULTITOOL PYTHONDONTWRITEBYTECODE=1 PYTHONWARNINGS=ignore::ResourceWarning
+  SARIF_MULTITOOL VERDACCIO PYTHONDONTWRITEBYTECODE=1 PYTHONWARNINGS=ignore::ResourceWarning
 cd tests/e2e
 if (($#)); then
   exec python3 -m unittest -v "$@"
 fi
-exec python3 -m unittest -v test_action test_pre_commit test_helm test_kustomize test_spread_oracle test_argocd test_krm
+exec python3 -m unittest -v test_action test_pre_commit test_helm test_kustomize test_spread_oracle test_argocd test_krm test_npm

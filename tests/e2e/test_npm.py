@@ -1,0 +1,205 @@
+"""archfit's npm packages and its `language: node` pre-commit hooks, against a
+real npm registry on loopback (verdaccio): the packages the release makes
+(scripts/lib/release/npm.sh, with the executable under test for linux/amd64)
+are published to it and installed from it, by npm and by pre-commit for
+archfit-fix-npm and archfit-lint-npm, on a PATH with node, npm, git and
+pre-commit only: no compiler, no Docker, no archfit (as on pre-commit.ci).
+
+Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, VERDACCIO.
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from support import write
+
+ROOT = os.environ["ARCHFIT_SOURCE"]
+ARCHFIT = os.environ["ARCHFIT_BINARY"]
+EXAMPLES = os.path.join(ROOT, "examples")
+SCOPE = "@archfit"
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class NpmTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="npm-")
+        said = subprocess.run([ARCHFIT, "version"], capture_output=True, text=True, check=True)
+        cls.version = said.stdout.split()[1]
+        # The release's packages.
+        dist = os.path.join(cls.dir, "dist")
+        os.makedirs(dist)
+        license_file = write(os.path.join(cls.dir, "LICENSE"), "Apache License\n")
+        subprocess.run(["bash", "-c", "set -euo pipefail; source scripts/lib/common.sh; "
+                        "source scripts/lib/identity.sh; source scripts/lib/release/npm.sh; "
+                        'make_npm_packages "$@"', "make", ROOT, cls.version, license_file, dist,
+                        os.path.join(cls.dir, "stage"), "amd64=" + ARCHFIT, "arm64=" + ARCHFIT],
+                       cwd=ROOT, check=True)
+        cls.packages = sorted(os.listdir(dist))
+        # The registry, with a user to publish as.
+        port = free_port()
+        cls.registry = f"http://127.0.0.1:{port}/"
+        config = write(os.path.join(cls.dir, "verdaccio", "config.yaml"), f"""\
+storage: {cls.dir}/verdaccio/storage
+auth:
+  htpasswd:
+    file: {cls.dir}/verdaccio/htpasswd
+uplinks: {{}}
+packages:
+  '**':
+    access: $all
+    publish: $authenticated
+log: {{type: stdout, format: pretty, level: warn}}
+""")
+        cls.server = subprocess.Popen([os.environ["VERDACCIO"], "--config", config,
+                                       "--listen", f"127.0.0.1:{port}"],
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for _ in range(300):
+            try:
+                urllib.request.urlopen(cls.registry + "-/ping", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        request = urllib.request.Request(
+            cls.registry + "-/user/org.couchdb.user:tester", method="PUT",
+            data=json.dumps({"name": "tester", "password": "a-test-password"}).encode(),
+            headers={"Content-Type": "application/json"})
+        token = json.load(urllib.request.urlopen(request, timeout=10))["token"]
+        cls.npmrc = write(os.path.join(cls.dir, "npmrc"),
+                          f"registry={cls.registry}\n//127.0.0.1:{port}/:_authToken={token}\n")
+        # The platform packages before the command that names them.
+        for name in sorted(cls.packages, key=lambda n: n.startswith("archfit-cli-")):
+            subprocess.run(["npm", "publish", "--userconfig", cls.npmrc, os.path.join(dist, name)],
+                           check=True, capture_output=True, cwd=cls.dir)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.kill()
+        cls.server.wait()
+        shutil.rmtree(cls.dir, True)
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="npm-test-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        # node, npm, git and pre-commit; nothing to build with, no docker, no archfit.
+        self.bin = os.path.join(self.tmp, "bin")
+        os.makedirs(self.bin)
+        for tool in ("node", "npm", "git", "pre-commit", "python3", "sh", "bash", "env", "dirname",
+                     "basename", "cat", "uname", "sed", "mkdir", "rm", "ln", "chmod", "ls", "cp", "mv",
+                     "readlink", "realpath", "tar", "gzip"):
+            found = shutil.which(tool)
+            self.assertIsNotNone(found, tool)
+            os.symlink(found, os.path.join(self.bin, tool))
+        self.env = {"PATH": self.bin, "HOME": self.tmp, "LANG": "C.UTF-8",
+                    "NPM_CONFIG_USERCONFIG": write(os.path.join(self.tmp, "npmrc"), f"registry={self.registry}\n"),
+                    "NPM_CONFIG_CACHE": os.path.join(self.tmp, "npm-cache"),
+                    "NPM_CONFIG_UPDATE_NOTIFIER": "false", "NPM_CONFIG_FUND": "false",
+                    "NPM_CONFIG_AUDIT": "false",
+                    "ARCHFIT_CACHE_DIR": os.path.join(self.tmp, "archfit-cache")}
+        for tool in ("cc", "gcc", "g++", "c++", "cmake", "docker", "archfit"):
+            self.assertIsNone(shutil.which(tool, path=self.bin), tool)
+
+    def npm_install(self, *args):
+        prefix = os.path.join(self.tmp, "global")
+        p = subprocess.run(["npm", "install", "-g", "--prefix", prefix, *args,
+                            f"{SCOPE}/cli@{self.version}"], env=self.env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return prefix
+
+    def test_the_release_makes_a_command_and_a_package_per_platform(self):
+        self.assertEqual(self.packages, sorted(f"archfit-{p}-{self.version}.tgz"
+                                               for p in ("cli", "linux-x64", "linux-arm64")))
+
+    def test_npm_installs_the_command_with_this_platforms_executable_only(self):
+        prefix = self.npm_install()
+        archfit = os.path.join(prefix, "bin", "archfit")
+        p = subprocess.run([archfit, "version"], env=self.env, capture_output=True, text=True)
+        self.assertEqual(p.stdout.strip(), f"archfit {self.version}", p.stderr)
+        modules = os.path.join(prefix, "lib", "node_modules", SCOPE)
+        self.assertEqual(sorted(os.listdir(modules)), ["cli", "linux-x64"])
+        with open(os.path.join(modules, "linux-x64", "bin", "archfit"), "rb") as f, open(ARCHFIT, "rb") as g:
+            self.assertEqual(f.read(), g.read())
+        # Arguments, streams and exit status are archfit's own.
+        for args in (["lint", "--offline", "--", EXAMPLES], ["fix", "--offline", "--diff", "--", EXAMPLES],
+                     ["lint", "--no-such-flag"], ["--", "-rf", "$(touch pwned)"]):
+            with self.subTest(args=args):
+                direct = subprocess.run([ARCHFIT, *args], env=self.env, capture_output=True, text=True, cwd=self.tmp)
+                via = subprocess.run([archfit, *args], env=self.env, capture_output=True, text=True, cwd=self.tmp)
+                self.assertEqual((via.returncode, via.stdout, via.stderr),
+                                 (direct.returncode, direct.stdout, direct.stderr))
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "pwned")))
+
+    def test_without_the_optional_package_it_says_what_to_do(self):
+        prefix = self.npm_install("--omit=optional")
+        p = subprocess.run([os.path.join(prefix, "bin", "archfit"), "version"], env=self.env,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(f"{SCOPE}/linux-x64 is not installed: install archfit again without --omit=optional",
+                      p.stderr)
+
+    def hook_repository(self):
+        """This repository's hooks at a commit whose hooks name the version published here."""
+        repo = os.path.join(self.tmp, "hooks")
+        os.makedirs(repo)
+        for name in ("package.json", "LICENSE"):
+            shutil.copy(os.path.join(ROOT, name), repo)
+        with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as f:
+            hooks = f.read()
+        self.assertEqual(hooks.count(f'"{SCOPE}/cli@'), 2)
+        hooks = hooks.replace(f'"{SCOPE}/cli@unreleased"', f'"{SCOPE}/cli@{self.version}"')
+        write(os.path.join(repo, ".pre-commit-hooks.yaml"), hooks)
+        self.commit(repo)
+        return repo
+
+    def commit(self, repo):
+        git = ["git", "-C", repo, "-c", "user.name=t", "-c", "user.email=t@example.com"]
+        subprocess.run(["git", "init", "-q", repo], check=True)
+        subprocess.run(git + ["add", "-A"], check=True)
+        subprocess.run(git + ["commit", "-qm", "x"], check=True)
+        return subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    def test_pre_commit_installs_the_node_hooks_from_the_registry_with_node_alone(self):
+        hooks = self.hook_repository()
+        rev = subprocess.run(["git", "-C", hooks, "rev-parse", "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        work = os.path.join(self.tmp, "work")
+        os.makedirs(os.path.join(work, "deploy"))
+        shutil.copy(os.path.join(EXAMPLES, "archfit.lock"), work)
+        for name in os.listdir(EXAMPLES):
+            if name.endswith(".yaml"):
+                shutil.copy(os.path.join(EXAMPLES, name), os.path.join(work, "deploy", name))
+        write(os.path.join(work, ".archfit.yaml"), "clusterPlatforms: [linux/amd64, linux/arm64]\n")
+        write(os.path.join(work, ".pre-commit-config.yaml"),
+              f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n  - id: archfit-lint-npm\n"
+              f"  - id: archfit-fix-npm\n")
+        self.commit(work)
+        env = dict(self.env, PRE_COMMIT_HOME=os.path.join(self.tmp, "pre-commit"))
+        run = subprocess.run(["pre-commit", "run", "--all-files", "--verbose"], cwd=work, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+        # lint fails on the examples' missing placement; fix then writes it.
+        self.assertNotEqual(run.returncode, 0, run.stdout)
+        self.assertIn("missing-arch-affinity", run.stdout)
+        self.assertIn("files were modified by this hook", run.stdout)
+        changed = subprocess.run(["git", "-C", work, "diff", "--stat"], capture_output=True, text=True).stdout
+        self.assertIn("deploy/", changed)
+        # The second run: fix changes nothing, lint passes.
+        again = subprocess.run(["pre-commit", "run", "--all-files"], cwd=work, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+        self.assertEqual(again.returncode, 0, again.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
