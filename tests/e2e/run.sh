@@ -16,7 +16,7 @@ shift 3
 cd "$root"
 source scripts/lib/common.sh
 source scripts/lib/tools.sh
-ensure_apt_packages pre-commit python3-yaml python3-nodeenv git
+ensure_apt_packages pre-commit python3-yaml nodeenv git
 ensure_action_validator
 ensure_sarif_multitool
 ensure_helm3

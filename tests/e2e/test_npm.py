@@ -81,8 +81,11 @@ log: {{type: stdout, format: pretty, level: warn}}
                           f"registry={cls.registry}\n//127.0.0.1:{port}/:_authToken={token}\n")
         # The platform packages before the command that names them.
         for name in sorted(cls.packages, key=lambda n: n.startswith("archfit-cli-")):
-            subprocess.run(["npm", "publish", "--userconfig", cls.npmrc, os.path.join(dist, name)],
-                           check=True, capture_output=True, cwd=cls.dir)
+            # A version past a release (0.0.0-5-gabc) is a prerelease: npm wants a tag for it.
+            p = subprocess.run(["npm", "publish", "--userconfig", cls.npmrc, "--tag", "e2e",
+                                os.path.join(dist, name)], capture_output=True, text=True, cwd=cls.dir)
+            if p.returncode != 0:
+                raise AssertionError(f"npm publish {name}: {p.stderr}")
 
     @classmethod
     def tearDownClass(cls):
@@ -98,12 +101,16 @@ log: {{type: stdout, format: pretty, level: warn}}
         os.makedirs(self.bin)
         for tool in ("node", "npm", "git", "pre-commit", "python3", "sh", "bash", "env", "dirname",
                      "basename", "cat", "uname", "sed", "mkdir", "rm", "ln", "chmod", "ls", "cp", "mv",
-                     "readlink", "realpath", "tar", "gzip"):
+                     "readlink", "realpath", "tar", "gzip", "which", "grep", "head", "tr", "touch"):
             found = shutil.which(tool)
             self.assertIsNotNone(found, tool)
             os.symlink(found, os.path.join(self.bin, tool))
-        self.env = {"PATH": self.bin, "HOME": self.tmp, "LANG": "C.UTF-8",
-                    "NPM_CONFIG_USERCONFIG": write(os.path.join(self.tmp, "npmrc"), f"registry={self.registry}\n"),
+        # HOME beside bin/, not above it: pre-commit takes no node inside the home directory.
+        home = os.path.join(self.tmp, "home")
+        os.makedirs(home)
+        self.env = {"PATH": self.bin, "HOME": home, "LANG": "C.UTF-8",
+                    # pre-commit unsets NPM_CONFIG_USERCONFIG in its node environments.
+                    "NPM_CONFIG_REGISTRY": self.registry,
                     "NPM_CONFIG_CACHE": os.path.join(self.tmp, "npm-cache"),
                     "NPM_CONFIG_UPDATE_NOTIFIER": "false", "NPM_CONFIG_FUND": "false",
                     "NPM_CONFIG_AUDIT": "false",
@@ -127,8 +134,9 @@ log: {{type: stdout, format: pretty, level: warn}}
         archfit = os.path.join(prefix, "bin", "archfit")
         p = subprocess.run([archfit, "version"], env=self.env, capture_output=True, text=True)
         self.assertEqual(p.stdout.strip(), f"archfit {self.version}", p.stderr)
-        modules = os.path.join(prefix, "lib", "node_modules", SCOPE)
-        self.assertEqual(sorted(os.listdir(modules)), ["cli", "linux-x64"])
+        # A global install nests the dependencies in the command's package.
+        modules = os.path.join(prefix, "lib", "node_modules", SCOPE, "cli", "node_modules", SCOPE)
+        self.assertEqual(sorted(os.listdir(modules)), ["linux-x64"])
         with open(os.path.join(modules, "linux-x64", "bin", "archfit"), "rb") as f, open(ARCHFIT, "rb") as g:
             self.assertEqual(f.read(), g.read())
         # Arguments, streams and exit status are archfit's own.
@@ -142,8 +150,14 @@ log: {{type: stdout, format: pretty, level: warn}}
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "pwned")))
 
     def test_without_the_optional_package_it_says_what_to_do(self):
-        prefix = self.npm_install("--omit=optional")
-        p = subprocess.run([os.path.join(prefix, "bin", "archfit"), "version"], env=self.env,
+        # npm ignores --omit=optional for global installs; a project's install honours it.
+        project = os.path.join(self.tmp, "project")
+        write(os.path.join(project, "package.json"), '{"private": true}\n')
+        p = subprocess.run(["npm", "install", "--omit=optional", f"{SCOPE}/cli@{self.version}"], cwd=project,
+                           env=self.env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(os.listdir(os.path.join(project, "node_modules", SCOPE)), ["cli"])
+        p = subprocess.run([os.path.join(project, "node_modules", ".bin", "archfit"), "version"], env=self.env,
                            capture_output=True, text=True)
         self.assertEqual(p.returncode, 2)
         self.assertIn(f"{SCOPE}/linux-x64 is not installed: install archfit again without --omit=optional",
