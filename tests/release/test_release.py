@@ -303,6 +303,30 @@ class Release(unittest.TestCase):
                 self.assertEqual(sorted(result["platforms"]), ["linux/amd64", "linux/arm64"],
                                  result)
 
+    def test_the_executable_alone_in_an_empty_root_resolves_over_tls(self):
+        # Nothing but the executable and the CA file (and, for arm64, qemu): no libraries, no
+        # /etc, no NSS; the registry by address, the CA from SSL_CERT_FILE.
+        qemu = shutil.which("qemu-aarch64-static")
+        with Registry(tls=True) as registry:
+            registry.push(LAYOUT, VERSION, f"archfit:{VERSION}")
+            port = registry.host.split(":")[1]
+            for arch in ARCHS:
+                root = os.path.join(self.tmp, f"root-{arch}")
+                os.makedirs(root)
+                shutil.copy(self.exe[arch], os.path.join(root, "archfit"))
+                shutil.copy(registry.ca_file, os.path.join(root, "ca.pem"))
+                runner = []
+                if arch == "arm64":
+                    shutil.copy(qemu, os.path.join(root, "qemu-aarch64-static"))
+                    runner = ["/qemu-aarch64-static"]
+                self.assertEqual(sorted(os.listdir(root)), sorted(["archfit", "ca.pem"] + [r[1:] for r in runner]))
+                resolved = run(["/usr/sbin/chroot", root, *runner, "/archfit", "resolve", "--format", "json",
+                                "--cache-dir", "/cache", f"127.0.0.1:{port}/archfit:{VERSION}"],
+                               env={"HOME": "/", "SSL_CERT_FILE": "/ca.pem"})
+                self.assertEqual(resolved.returncode, 0, resolved)
+                [result] = json.loads(resolved.stdout)
+                self.assertEqual(sorted(result["platforms"]), ["linux/amd64", "linux/arm64"], result)
+
 
 if __name__ == "__main__":
     unittest.main()
