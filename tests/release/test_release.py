@@ -106,9 +106,12 @@ class Release(unittest.TestCase):
         self.assertEqual(set(listed), files - {"SHA256SUMS"})
         for name, digest in listed.items():
             self.assertEqual(sha256(os.path.join(DIST, name)), digest, name)
+        cpus = {"amd64": "x64", "arm64": "arm64"}
         self.assertEqual(
             set(listed), {os.path.basename(archive(a)) for a in ARCHS}
-            | {os.path.basename(deb(a)) for a in ARCHS} | {"archfit.yaml"})
+            | {os.path.basename(deb(a)) for a in ARCHS} | {"archfit.yaml"}
+            | {f"archfit-{VERSION}.tgz", f"archfit-{VERSION}-helm3.tgz", f"archfit-cli-{VERSION}.tgz"}
+            | {f"archfit-linux-{cpus[a]}-{VERSION}.tgz" for a in ARCHS})
 
     def test_archives_hold_the_executable_license_and_readme(self):
         for arch in ARCHS:
@@ -157,9 +160,10 @@ class Release(unittest.TestCase):
         for name in files:
             outputs = {}
             for arch in ARCHS:
+                with open(name) as f:
+                    text = f.read()
                 p = run([*RUNNER[arch], self.exe[arch], "fix", "--offline", "--config", config,
-                         "--cache-dir", os.path.join(self.tmp, "cache-" + arch), "-"],
-                        input=open(name).read())
+                         "--cache-dir", os.path.join(self.tmp, "cache-" + arch), "-"], input=text)
                 outputs[arch] = (p.returncode, p.stdout)
             self.assertEqual(outputs["amd64"], outputs["arm64"], name)
 
@@ -183,7 +187,8 @@ class Release(unittest.TestCase):
         locked = run([self.exe["amd64"], "lock", "--set", "registry.example.com/web:1=linux/amd64"], cwd=src)
         self.assertEqual(locked.returncode, 0, locked.stderr)
         for arch in ARCHS:
-            p = run([*RUNNER[arch], self.exe[arch], "argocd", "generate", "plain"], cwd=src,
+            runner = [shutil.which(r) for r in RUNNER[arch]]  # the PATH below holds nothing
+            p = run([*runner, self.exe[arch], "argocd", "generate", "plain"], cwd=src,
                     env={"PATH": "/nonexistent", "ARGOCD_APP_NAME": "web", "HOME": self.tmp})
             self.assertEqual(p.returncode, 0, p.stderr)
             self.assertIn("kubernetes.io/arch", p.stdout)
