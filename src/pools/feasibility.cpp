@@ -32,23 +32,52 @@ std::vector<Requirement> expressions_of(const yaml::Value& term) {
   return out;
 }
 
-// The first key on which the pod's term and the pool cannot agree.
-std::optional<std::string> clash(const std::vector<Requirement>& term, const Pool& pool) {
-  std::map<std::string, Domain, std::less<>> wanted;
-  std::map<std::string, Requirement, std::less<>> first;
+// "key In [a b], key NotIn [c]": the pod's own requirements on a key.
+std::string written(const std::vector<Requirement>& term, std::string_view key) {
+  std::string out;
   for (const Requirement& r : term) {
-    auto [it, fresh] = wanted.try_emplace(r.key, Domain::any());
-    it->second.narrow(r);
-    if (fresh) first.emplace(r.key, r);
+    if (r.key != key) continue;
+    out += (out.empty() ? "" : ", ") + describe(r);
+  }
+  return out;
+}
+
+// The first key on which the pod's term and the pool cannot agree. Keys are
+// compared by their current names, as Karpenter normalizes them.
+std::optional<std::string> clash(std::vector<Requirement> term, const Pool& pool) {
+  for (Requirement& r : term)
+    r.key = std::string(normalized_label(r.key));
+  std::map<std::string, Domain, std::less<>> wanted;
+  for (const Requirement& r : term) {
+    // In and NotIn need values: the API server refuses them empty.
+    if ((r.op == Operator::In || r.op == Operator::NotIn) && r.values.empty()) {
+      return "requirement " + describe(r) +
+             " lists no value: no node matches it, and the API server refuses it";
+    }
+    wanted.try_emplace(r.key, Domain::any()).first->second.narrow(r);
   }
   for (const Requirement& r : term) {
     auto it = wanted.find(r.key);
     if (it == wanted.end()) continue;  // reported already
     const Domain& want = it->second;
+    if (want.empty()) {
+      return "incompatible requirements, key " + r.key + ": " + written(term, r.key) +
+             " exclude each other";
+    }
     Domain have = pool.domain(r.key);
     if (!want.compatible(have)) {
-      if (pool.karpenter() && !pool.defines(r.key) && !is_well_known_label(r.key))
-        return "incompatible requirements, label \"" + r.key + "\" does not have known values";
+      if (pool.karpenter() && !pool.defines(r.key)) {
+        switch (pool.label_kind(r.key)) {
+          case LabelKind::Restricted:
+            return "incompatible requirements, label \"" + r.key +
+                   "\" is restricted: Karpenter gives a new node no value a pod asks for";
+          case LabelKind::Undefined:
+            return "incompatible requirements, label \"" + r.key + "\" does not have known values";
+          case LabelKind::Always:
+          case LabelKind::Optional:
+            break;
+        }
+      }
       return "incompatible requirements, key " + r.key + ", " + want.describe(r.key) + " not in " +
              have.describe(r.key);
     }
@@ -98,6 +127,15 @@ PodNeeds needs_of(const yaml::Value& spec) {
       out.tolerations.push_back(std::move(tol));
     }
   }
+  if (const yaml::Value* list = spec.find("topologySpreadConstraints");
+      list != nullptr && list->is_sequence()) {
+    for (const yaml::Value& c : list->items()) {
+      if (!c.is_mapping()) continue;
+      std::string key = string_of(c.find("topologyKey"));
+      std::string when = string_of(c.find("whenUnsatisfiable"));
+      if (!key.empty() && (when.empty() || when == "DoNotSchedule")) out.spread_keys.push_back(key);
+    }
+  }
   return out;
 }
 
@@ -114,16 +152,30 @@ std::optional<std::string> why_not(const PodNeeds& pod, const Pool& pool) {
   if (pod.archs) {
     common.push_back(Requirement{kArchLabel, Operator::In, {pod.archs->begin(), pod.archs->end()}});
   }
-  if (pod.terms.empty()) return clash(common, pool);
   std::optional<std::string> first;
-  for (const std::vector<Requirement>& term : pod.terms) {
-    std::vector<Requirement> all = common;
-    all.insert(all.end(), term.begin(), term.end());
-    std::optional<std::string> why = clash(all, pool);
-    if (!why) return std::nullopt;
-    if (!first) first = std::move(why);
+  if (pod.terms.empty()) {
+    first = clash(common, pool);
+  } else {
+    for (const std::vector<Requirement>& term : pod.terms) {
+      std::vector<Requirement> all = common;
+      all.insert(all.end(), term.begin(), term.end());
+      std::optional<std::string> why = clash(all, pool);
+      if (!why) {
+        first.reset();
+        break;
+      }
+      if (!first) first = std::move(why);
+    }
   }
-  return first;
+  if (first) return first;
+  for (const std::string& key : pod.spread_keys) {
+    if (!pool.domain(key).compatible(Domain::present())) {
+      return "topology spread over \"" + key +
+             "\" (DoNotSchedule): no node of the pool carries that label, and a node without it "
+             "is no candidate";
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace archfit::pools

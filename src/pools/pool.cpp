@@ -1,34 +1,13 @@
 #include <algorithm>
 #include <array>
 
+#include <archfit/pools/instance_types.hpp>
+#include <archfit/pools/labels.hpp>
 #include <archfit/pools/pool.hpp>
 
 namespace archfit::pools {
 
 namespace {
-
-constexpr std::array<std::string_view, 16> kWellKnown = {
-    "kubernetes.io/arch",
-    "kubernetes.io/os",
-    "kubernetes.io/hostname",
-    "node.kubernetes.io/instance-type",
-    "node.kubernetes.io/windows-build",
-    "topology.kubernetes.io/zone",
-    "topology.kubernetes.io/region",
-    "karpenter.sh/capacity-type",
-    "karpenter.sh/nodepool",
-    "karpenter.sh/provisioner-name",
-    "beta.kubernetes.io/arch",
-    "beta.kubernetes.io/os",
-    "beta.kubernetes.io/instance-type",
-    "failure-domain.beta.kubernetes.io/zone",
-    "failure-domain.beta.kubernetes.io/region",
-    "eks.amazonaws.com/nodegroup",
-};
-
-// Labels a cloud provider's Karpenter gives its nodes.
-constexpr std::array<std::string_view, 4> kWellKnownPrefixes = {
-    "karpenter.k8s.aws/", "topology.k8s.aws/", "karpenter.azure.com/", "karpenter.k8s.gcp/"};
 
 bool is_arch_key(std::string_view key) {
   return key == kArchLabel || key == "beta.kubernetes.io/arch";
@@ -40,7 +19,7 @@ bool is_type_key(std::string_view key) {
   return key == "node.kubernetes.io/instance-type" || key == "beta.kubernetes.io/instance-type";
 }
 
-// What a key is on a pool's nodes when nothing of the pool names it.
+// What a (normalized) key is on a pool's nodes when nothing of the pool names it.
 Domain default_domain(const Pool& pool, std::string_view key) {
   if (pool.source == PoolSource::NodePool && key == "karpenter.sh/nodepool")
     return Domain::one_of({pool.name});
@@ -55,8 +34,39 @@ Domain default_domain(const Pool& pool, std::string_view key) {
       return Domain::one_of({pool.instance_types.begin(), pool.instance_types.end()});
   }
   if (is_os_key(key) && pool.os) return Domain::one_of({*pool.os});
-  if (is_well_known_label(key)) return Domain::present();
+  switch (pool.label_kind(key)) {
+    case LabelKind::Always:
+      return Domain::present();
+    case LabelKind::Optional:
+      return Domain::any();
+    case LabelKind::Restricted:
+    case LabelKind::Undefined:
+      break;
+  }
   return Domain::absent();
+}
+
+// The architectures of the instance types a Karpenter pool's requirements
+// allow, when every type or family they name is one archfit knows.
+std::optional<std::set<std::string>> required_instance_archs(const Pool& pool) {
+  std::optional<std::set<std::string>> out;
+  for (const Requirement& r : pool.requirements) {
+    std::string_view key = normalized_label(r.key);
+    bool family = key == "karpenter.k8s.aws/instance-family";
+    if (r.op != Operator::In || (!family && !is_type_key(key))) continue;
+    std::set<std::string> archs;
+    for (const std::string& v : r.values) {
+      std::optional<std::string> arch = aws_instance_arch(family ? v + ".large" : v);
+      if (!arch) return std::nullopt;
+      archs.insert(*arch);
+    }
+    if (out) {
+      std::erase_if(*out, [&archs](const std::string& a) { return !archs.contains(a); });
+    } else {
+      out = std::move(archs);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -81,38 +91,56 @@ std::string_view source_name(PoolSource source) {
   return "pool";
 }
 
-bool is_well_known_label(std::string_view key) {
-  if (std::find(kWellKnown.begin(), kWellKnown.end(), key) != kWellKnown.end()) return true;
-  return std::any_of(kWellKnownPrefixes.begin(), kWellKnownPrefixes.end(),
-                     [key](std::string_view p) { return key.starts_with(p); });
+LabelKind Pool::label_kind(std::string_view key) const {
+  key = normalized_label(key);
+  return karpenter() ? karpenter_label_kind(key, source == PoolSource::Provisioner)
+                     : fixed_label_kind(key);
 }
 
 bool Pool::defines(std::string_view key) const {
+  key = normalized_label(key);
   for (const auto& [k, v] : labels) {
-    if (k == key) return true;
+    if (normalized_label(k) == key) return true;
   }
   return std::any_of(requirements.begin(), requirements.end(),
-                     [key](const Requirement& r) { return r.key == key; });
+                     [key](const Requirement& r) { return normalized_label(r.key) == key; });
 }
 
-Domain Pool::domain(std::string_view key) const {
+Domain Pool::domain(std::string_view raw) const {
+  std::string_view key = normalized_label(raw);
   bool defined = false;
   Domain d = Domain::any();
   for (const auto& [k, v] : labels) {
-    if (k != key) continue;
+    if (normalized_label(k) != key) continue;
     d = Domain::one_of({v});  // the last one, as a mapping read twice gives
     defined = true;
   }
   for (const Requirement& r : requirements) {
-    if (r.key != key) continue;
+    if (normalized_label(r.key) != key) continue;
     d.narrow(r);
     defined = true;
   }
-  if (!defined) return default_domain(*this, key);
-  // A requirement that allows the label's absence does not take it off
-  // nodes that always carry it.
-  if (is_well_known_label(key) && d.allows_absent()) d.narrow(Domain::present());
-  if (source == PoolSource::NodeGroup && is_arch_key(key)) d.narrow(default_domain(*this, key));
+  if (!defined) {
+    d = default_domain(*this, key);
+  } else {
+    // A requirement that allows the label's absence does not take it off
+    // nodes that always carry it.
+    if (label_kind(key) == LabelKind::Always && d.allows_absent()) d.narrow(Domain::present());
+    if (source == PoolSource::NodeGroup && is_arch_key(key)) d.narrow(default_domain(*this, key));
+  }
+  // Where the label is always there, its value is one of the known ones.
+  const std::set<std::string>* known = known_label_values(key);
+  if (known != nullptr && !d.allows_absent()) {
+    std::set<std::string> values = *known;
+    // Reserved capacity came with Karpenter's v1 API.
+    if (karpenter() && api_version != "karpenter.sh/v1") values.erase("reserved");
+    d.narrow(Domain::one_of(std::move(values)));
+  }
+  if (karpenter() && is_arch_key(key)) {
+    if (std::optional<std::set<std::string>> archs = required_instance_archs(*this)) {
+      d.narrow(Domain::one_of(std::move(*archs)));
+    }
+  }
   return d;
 }
 

@@ -1,4 +1,6 @@
 #include <charconv>
+#include <iterator>
+#include <limits>
 
 #include <archfit/pools/requirement.hpp>
 
@@ -6,7 +8,8 @@ namespace archfit::pools {
 
 namespace {
 
-constexpr std::string_view kOperators[] = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"};
+constexpr std::string_view kOperators[] = {"In", "NotIn", "Exists", "DoesNotExist",
+                                           "Gt", "Lt",    "Gte",    "Lte"};
 
 std::optional<std::int64_t> integer(std::string_view text) {
   std::int64_t out = 0;
@@ -31,12 +34,12 @@ std::string_view operator_name(Operator op) {
 }
 
 std::optional<Operator> try_parse_operator(std::string_view name, std::string* why) {
-  for (int i = 0; i < 6; ++i) {
+  for (std::size_t i = 0; i < std::size(kOperators); ++i) {
     if (kOperators[i] == name) return static_cast<Operator>(i);
   }
   if (why != nullptr) {
     *why = "\"" + std::string(name) +
-           "\" is not an operator; use In, NotIn, Exists, DoesNotExist, Gt or Lt";
+           "\" is not an operator; use In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte or Lte";
   }
   return std::nullopt;
 }
@@ -95,17 +98,26 @@ void Domain::narrow(const Requirement& r) {
       present_ = false;
       break;
     case Operator::Gt:
-    case Operator::Lt: {
+    case Operator::Lt:
+    case Operator::Gte:
+    case Operator::Lte: {
       absent_ = false;
       std::optional<std::int64_t> n = r.values.size() == 1 ? integer(r.values[0]) : std::nullopt;
       if (!n) {
         present_ = false;  // a bound that is not one integer matches no node
         break;
       }
-      if (r.op == Operator::Gt) {
-        gt_ = gt_ ? std::max(*gt_, *n) : *n;
+      // Kept as exclusive bounds: Gte n is Gt n-1, Lte n is Lt n+1.
+      constexpr std::int64_t kMin = std::numeric_limits<std::int64_t>::min();
+      constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+      if (r.op == Operator::Gte && *n == kMin) break;  // every integer
+      if (r.op == Operator::Lte && *n == kMax) break;
+      if (r.op == Operator::Gt || r.op == Operator::Gte) {
+        std::int64_t bound = r.op == Operator::Gt ? *n : *n - 1;
+        gt_ = gt_ ? std::max(*gt_, bound) : bound;
       } else {
-        lt_ = lt_ ? std::min(*lt_, *n) : *n;
+        std::int64_t bound = r.op == Operator::Lt ? *n : *n + 1;
+        lt_ = lt_ ? std::min(*lt_, bound) : bound;
       }
       break;
     }

@@ -33,6 +33,9 @@ struct PodNeeds {
   // matchExpressions that must all hold; empty: no required affinity.
   std::vector<std::vector<Requirement>> terms;
   std::vector<Toleration> tolerations;
+  // The topology keys of its topologySpreadConstraints with whenUnsatisfiable
+  // DoNotSchedule: a node without the label is not a candidate.
+  std::vector<std::string> spread_keys;
   // The architectures the pod's images run on; nullopt when unknown.
   std::optional<std::set<std::string>> archs;
 };

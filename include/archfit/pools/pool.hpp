@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include <archfit/pools/labels.hpp>
 #include <archfit/pools/requirement.hpp>
 
 namespace archfit::pools {
@@ -70,10 +71,12 @@ struct Pool {
   bool karpenter() const {
     return source == PoolSource::NodePool || source == PoolSource::Provisioner;
   }
-  // A label or requirement of the pool names the key.
+  // A label or requirement of the pool names the key (aliases normalized).
   bool defines(std::string_view key) const;
-  // The values the key can take on the pool's nodes.
+  // The values the key can take on the pool's nodes (aliases normalized).
   Domain domain(std::string_view key) const;
+  // What the key is on the pool's nodes when the pool says nothing of it.
+  LabelKind label_kind(std::string_view key) const;
   // The architectures its nodes can have, among `cluster`.
   std::set<std::string> archs(const std::set<std::string>& cluster) const;
   // ... among every architecture Linux nodes report (kNodeArchs).
@@ -81,9 +84,5 @@ struct Pool {
   // "NodePool \"arm\" (pools.yaml:3)"
   std::string title() const;
 };
-
-// Labels every node carries, or Karpenter knows how to give a node (so a pod
-// may require them of a pool that does not mention them).
-bool is_well_known_label(std::string_view key);
 
 }  // namespace archfit::pools

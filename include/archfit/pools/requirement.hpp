@@ -14,7 +14,8 @@
 
 namespace archfit::pools {
 
-enum class Operator { In, NotIn, Exists, DoesNotExist, Gt, Lt };
+// Gte and Lte are Karpenter's (NodePool requirements); pods have the first six.
+enum class Operator { In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte, Lte };
 
 std::string_view operator_name(Operator op);
 // nullopt, with `why` naming the operators, for any other word.

@@ -165,7 +165,7 @@ spec:
       requirements:
       - {key: kubernetes.io/arch, operator: Equals, values: [arm64]}
 )"),
-            "8:45: \"Equals\" is not an operator; use In, NotIn, Exists, DoesNotExist, Gt or Lt");
+            "8:45: \"Equals\" is not an operator; use In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte or Lte");
   EXPECT_EQ(error_of(R"(apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata: {name: x}

@@ -65,9 +65,9 @@ TEST(Domain, CompatibleExactlyWhenSomeNodeSatisfiesBoth) {
   const std::vector<std::string> universe = {"1", "2", "3", "a", "b"};
   std::mt19937 rng(7);
   auto random_req = [&] {
-    Operator op = static_cast<Operator>(rng() % 6);
+    Operator op = static_cast<Operator>(rng() % 8);
     std::vector<std::string> values;
-    if (op == Operator::Gt || op == Operator::Lt) {
+    if (op == Operator::Gt || op == Operator::Lt || op == Operator::Gte || op == Operator::Lte) {
       values.push_back(std::to_string(rng() % 4));
     } else if (op == Operator::In || op == Operator::NotIn) {
       for (const std::string& v : universe)
@@ -98,6 +98,14 @@ TEST(Domain, CompatibleExactlyWhenSomeNodeSatisfiesBoth) {
         case Operator::Lt:
           ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') &&
                std::stoi(*v) < std::stoi(r.values[0]);
+          break;
+        case Operator::Gte:
+          ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') &&
+               std::stoi(*v) >= std::stoi(r.values[0]);
+          break;
+        case Operator::Lte:
+          ok = v && (std::isdigit((*v)[0]) || (*v)[0] == '-') &&
+               std::stoi(*v) <= std::stoi(r.values[0]);
           break;
       }
       if (!ok) return false;
