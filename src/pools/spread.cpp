@@ -95,18 +95,34 @@ std::optional<Distributor> read_distributor(NodeRef root) {
            "a PodDistributor needs spec.distribution, a list of {nodeLabel, weight}");
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
-    NodeRef label = field(item, "nodeLabel");
-    std::string text = scalar_text(label);
-    std::size_t eq = text.find('=');
-    if (eq == std::string::npos || eq == 0)
-      refuse(label ? label : item,
-             "nodeLabel must read key=value, e.g. type=spot; it reads \"" + text + "\"");
+    NodeRef label = field(item, "nodeLabel").resolved();
+    std::string key;
+    std::string value;
+    if (label.is_mapping()) {
+      // As the CRD writes it: {type: spot}.
+      if (label.size() != 1)
+        refuse(label, "nodeLabel names one label, e.g. {type: spot}; it names " +
+                          std::to_string(label.size()));
+      key = scalar_text(label.key(0).resolved());
+      value = scalar_text(label.value(0).resolved());
+      if (key.empty()) refuse(label.key(0), "nodeLabel's label needs a key, e.g. {type: spot}");
+    } else {
+      // The key=value string archfit has read since the start.
+      std::string text = scalar_text(label);
+      std::size_t eq = text.find('=');
+      if (eq == std::string::npos || eq == 0)
+        refuse(label ? label : item,
+               "nodeLabel must read {key: value} or key=value, e.g. {type: spot}; it reads \"" +
+                   text + "\"");
+      key = text.substr(0, eq);
+      value = text.substr(eq + 1);
+    }
     NodeRef weight = field(item, "weight");
     yaml::Resolved w = weight.is_scalar() ? weight.resolve() : yaml::Resolved{};
     if (w.type != yaml::ScalarType::Int || w.integer < 0 || w.integer > kMaxWeight)
       refuse(weight ? weight : item,
              "weight must be an integer from 0 to " + std::to_string(kMaxWeight));
-    d.groups.push_back(StrategyGroup{text.substr(0, eq), text.substr(eq + 1),
+    d.groups.push_back(StrategyGroup{std::move(key), std::move(value),
                                      Share{0, static_cast<std::uint32_t>(w.integer)}});
   }
   return d;

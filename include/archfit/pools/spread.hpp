@@ -86,8 +86,9 @@ struct TopologySpread {
 std::vector<Requirement> spread_requirements(const std::string& pool,
                                              const std::vector<SpreadProfile>& profiles);
 
-// A PodDistributor: the groups (spec.distribution[].nodeLabel "key=value",
-// weight) for the workload spec.target names.
+// A PodDistributor: the groups (spec.distribution[].nodeLabel, a mapping
+// {key: value} as the CRD writes it or the string "key=value", and weight) for
+// the workload spec.target names.
 struct Distributor {
   std::string name;
   std::string namespace_name;

@@ -47,12 +47,40 @@ spec:
       distributor_of("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: PodDistributor}\n"));
 }
 
+// The versprei CRD writes nodeLabel as a mapping; both forms read the same.
+TEST(Distributor, NodeLabelAsTheCrdWritesIt) {
+  auto mapping = distributor_of(R"(apiVersion: versprei.versprei.io/v1beta1
+kind: PodDistributor
+metadata: {name: web}
+spec:
+  distribution:
+  - nodeLabel: {type: default}
+    weight: 80
+  - nodeLabel:
+      karpenter.sh/capacity-type: spot
+    weight: 20
+  target: {apiVersion: apps/v1, kind: Deployment, name: web}
+)");
+  ASSERT_TRUE(mapping);
+  ASSERT_EQ(mapping->groups.size(), 2u);
+  EXPECT_EQ(mapping->groups[0].label_key, "type");
+  EXPECT_EQ(mapping->groups[0].label_value, "default");
+  EXPECT_EQ(mapping->groups[1].label_key, "karpenter.sh/capacity-type");
+  EXPECT_EQ(mapping->groups[1].label_value, "spot");
+  EXPECT_EQ(mapping->groups[1].share.weight, 20u);
+}
+
 TEST(Distributor, BadFieldsAreErrorsAtTheirPlace) {
   const std::string head =
       "apiVersion: versprei.versprei.io/v1beta1\nkind: PodDistributor\nspec:\n";
   EXPECT_EQ(
       error_of(head + "  target: {name: web}\n  distribution:\n  - {nodeLabel: spot, weight: 1}\n"),
-      "6:17: nodeLabel must read key=value, e.g. type=spot; it reads \"spot\"");
+      "6:17: nodeLabel must read {key: value} or key=value, e.g. {type: spot}; it reads \"spot\"");
+  EXPECT_EQ(
+      error_of(
+          head +
+          "  target: {name: web}\n  distribution:\n  - {nodeLabel: {a: b, c: d}, weight: 1}\n"),
+      "6:17: nodeLabel names one label, e.g. {type: spot}; it names 2");
   EXPECT_EQ(
       error_of(head + "  target: {name: web}\n  distribution:\n  - {nodeLabel: a=b, weight: -1}\n"),
       "6:30: weight must be an integer from 0 to 1000000");
