@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <archfit/base/error.hpp>
@@ -53,9 +54,14 @@ const char* marker_of(const std::string& kind) {
   fail(ErrorKind::Input, what + ": " + std::strerror(err));
 }
 
+struct Captured {
+  std::string out;
+  int exit_code = 0;
+};
+
 // Runs `argv` (found on PATH), its stdin `in`, its stderr ours (Argo CD shows
-// it), and returns what it writes on stdout, capped. Fails when it fails.
-std::string capture(const std::vector<std::string>& argv, int in) {
+// it): what it writes on stdout, capped, and its exit status.
+Captured run_capturing(const std::vector<std::string>& argv, int in) {
   std::string path = find_program(argv.at(0), std::nullopt, ErrorKind::Input);
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) fail_system("cannot create a pipe", errno);
@@ -64,7 +70,8 @@ std::string capture(const std::vector<std::string>& argv, int in) {
   ChildProcess child =
       ChildProcess::spawn(path, argv, in, write_end.get(), STDERR_FILENO, ErrorKind::Input);
   write_end.reset();
-  std::string out;
+  Captured result;
+  std::string& out = result.out;
   char buf[65536];
   for (;;) {
     ssize_t n = ::read(read_end.get(), buf, sizeof buf);
@@ -78,11 +85,18 @@ std::string capture(const std::vector<std::string>& argv, int in) {
     }
   }
   child.wait(0);
-  if (child.exit_code() != 0) {
-    fail(ErrorKind::Input, argv[0] + " failed (exit status " + std::to_string(child.exit_code()) +
+  result.exit_code = child.exit_code();
+  return result;
+}
+
+// What `argv` writes on stdout; fails when it fails.
+std::string capture(const std::vector<std::string>& argv, int in) {
+  Captured result = run_capturing(argv, in);
+  if (result.exit_code != 0) {
+    fail(ErrorKind::Input, argv[0] + " failed (exit status " + std::to_string(result.exit_code) +
                                "); it said why above");
   }
-  return out;
+  return std::move(result.out);
 }
 
 // The source's *.yaml and *.yml files, outside dot-directories, in byte
@@ -149,6 +163,54 @@ UniqueFd memory_file(std::string_view text) {
   return fd;
 }
 
+// `archfit post-render ARGS` run in this process, as if started with the
+// rendered text on stdin: what it writes on stdout, and its exit status. In
+// process rather than a child: an image or a sandbox may have no /proc to
+// find this executable again.
+Captured post_render_here(const std::vector<std::string>& args, int rendered) {
+  UniqueFd out = memory_file("");
+  std::cout.flush();
+  std::fflush(stdout);
+  UniqueFd saved_in(::dup(STDIN_FILENO));
+  UniqueFd saved_out(::dup(STDOUT_FILENO));
+  if (!saved_in.valid() || !saved_out.valid() || ::dup2(rendered, STDIN_FILENO) < 0 ||
+      ::dup2(out.get(), STDOUT_FILENO) < 0) {
+    fail_system("cannot hand the rendered manifests to post-render", errno);
+  }
+  Captured result;
+  {
+    CLI::App app;
+    app.name("archfit");
+    RunState state;
+    add_post_render_command(app, state);
+    std::vector<std::string> argv = {"post-render"};
+    argv.insert(argv.end(), args.begin(), args.end());
+    std::reverse(argv.begin(), argv.end());  // CLI11 takes them last first
+    try {
+      app.parse(argv);
+      result.exit_code = state.exit_code;
+    } catch (const CLI::ParseError& e) {
+      result.exit_code = app.exit(e) == 0 ? kOk : kUsageOrInput;
+    }
+  }
+  std::cout.flush();
+  std::fflush(stdout);
+  if (::dup2(saved_out.get(), STDOUT_FILENO) < 0 || ::dup2(saved_in.get(), STDIN_FILENO) < 0) {
+    fail_system("cannot take standard output back from post-render", errno);
+  }
+  struct stat st {};
+  if (::fstat(out.get(), &st) != 0 || ::lseek(out.get(), 0, SEEK_SET) != 0)
+    fail_system("cannot read what post-render wrote", errno);
+  result.out.resize(static_cast<std::size_t>(st.st_size));
+  for (std::size_t done = 0; done < result.out.size();) {
+    ssize_t n = ::read(out.get(), result.out.data() + done, result.out.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) fail_system("cannot read what post-render wrote", n < 0 ? errno : EIO);
+    done += static_cast<std::size_t>(n);
+  }
+  return result;
+}
+
 // A line that starts a manifest's apiVersion or kind.
 bool holds_a_manifest(std::string_view text) {
   for (std::string_view line : split(text, '\n')) {
@@ -160,7 +222,7 @@ bool holds_a_manifest(std::string_view text) {
 int generate(const ArgoCdOptions& o) {
   ApplicationSource source(fs::current_path(), env_or("ARGOCD_APP_SOURCE_PATH", ""));
   source.apply_settings();
-  std::vector<std::string> post_render = {"/proc/self/exe", "post-render", "--offline"};
+  std::vector<std::string> post_render = {"--offline"};
   if (std::string platforms = env_or("PARAM_PLATFORMS", ""); !platforms.empty()) {
     post_render.push_back("--platforms=" + platforms);
   }
@@ -173,18 +235,17 @@ int generate(const ArgoCdOptions& o) {
   UniqueFd devnull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (!devnull.valid()) fail_system("cannot open /dev/null", errno);
   UniqueFd rendered = memory_file(render(o.kind, source, devnull.get()));
-  std::string fixed;
-  try {
-    fixed = capture(post_render, rendered.get());
-  } catch (const Error&) {
-    return kChangesOrFindings;  // archfit said why on stderr
+  Captured fixed = post_render_here(post_render, rendered.get());
+  if (fixed.exit_code != 0) {
+    // post-render said why on stderr; its status says what kind of failure.
+    return fixed.exit_code < 128 ? fixed.exit_code : kUsageOrInput;
   }
-  if (!holds_a_manifest(fixed)) {
+  if (!holds_a_manifest(fixed.out)) {
     fail(ErrorKind::Input,
          "the application rendered no manifests; refusing to print nothing (Argo CD would prune "
          "every resource)");
   }
-  write_stdout({fixed});
+  write_stdout({fixed.out});
   return kOk;
 }
 
