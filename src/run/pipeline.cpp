@@ -142,14 +142,14 @@ class Pipeline {
  public:
   Pipeline(const std::vector<Setting>& settings, Task task, const RunSink& sink,
            const RunOptions& options, RunResult& run, const std::vector<pools::Pool>& stream,
-           const SpreadWorld& world)
+           const std::vector<SpreadWorld>& worlds)
       : settings_(settings),
         task_(task),
         sink_(sink),
         options_(options),
         run_(run),
-        world_(world),
-        topology_(has_topology_profiles(world)),
+        worlds_(worlds),
+        topology_(std::any_of(worlds.begin(), worlds.end(), has_topology_profiles)),
         workers_(worker_count()) {
     wants_.reserve(settings.size());
     for (const Setting& s : settings) {
@@ -408,13 +408,14 @@ class Pipeline {
       }
       const pools::TopologySpread* spread = nullptr;
       if (topology_ && task_ != Task::Remove) {
-        if (std::optional<pools::TopologySpread> s = topology_spread(w, world_))
+        if (std::optional<pools::TopologySpread> s = topology_spread(w, worlds_[file.setting]))
           spread = &spreads.emplace_back(std::move(*s));
       }
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
         placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet(), spread, {}};
-        if (splits && task_ != Task::Remove) where.group_tolerations = group_tolerations(w, config);
+        if (splits && task_ != Task::Remove)
+          where.group_tolerations = group_tolerations(w, config, worlds_[file.setting]);
         PlannedTemplate& p = planned.emplace_back();
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
@@ -438,7 +439,8 @@ class Pipeline {
     }
     for (const Analyzer* analyzer : options_.analyzers) {
       std::size_t begin = work.findings.size();
-      analyzer->analyze(DocumentView{file.input.name, piece.index, tree, workloads}, work.findings);
+      analyzer->analyze(DocumentView{file.input.name, piece.index, tree, workloads, file.setting},
+                        work.findings);
       for (std::size_t k = begin; k < work.findings.size(); ++k) {
         placement::Finding& f = work.findings[k];
         if (f.file.empty()) f.file = file.input.name;
@@ -469,8 +471,9 @@ class Pipeline {
   // The tolerations a piece of a split needs for its group's pools, except
   // those of architecture taints, which placement gives by architecture.
   std::vector<placement::Toleration> group_tolerations(const manifest::Workload& w,
-                                                       const placement::Config& config) const {
-    std::vector<placement::Toleration> out = piece_tolerations(w, world_);
+                                                       const placement::Config& config,
+                                                       const SpreadWorld& world) const {
+    std::vector<placement::Toleration> out = piece_tolerations(w, world);
     std::erase_if(out, [&config](const placement::Toleration& t) {
       for (const auto& [arch, conventions] : config.architectures) {
         for (const placement::Toleration& a : conventions.tolerations) {
@@ -532,7 +535,7 @@ class Pipeline {
   const RunSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
-  const SpreadWorld& world_;
+  const std::vector<SpreadWorld>& worlds_;       // per setting
   bool topology_;                                // a spread profile is realised by topology spread
   std::vector<WantCollector> wants_;             // one per setting
   std::vector<std::vector<pools::Pool>> pools_;  // one per setting
@@ -634,11 +637,15 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
   // Every file is read before any is analysed: a node pool, a PodDistributor
   // or an autoscaler may come after the workloads it is about.
   std::vector<pools::Pool> stream = stream_pools(run.files, settings);
-  // Spreads name pools of the input and of the (first) configuration.
-  std::vector<pools::Pool> known = stream;
-  const pools::Settings& first = settings.front().config->node_pools;
-  known.insert(known.end(), first.declared.begin(), first.declared.end());
-  SpreadWorld world = spread_world(run.files, std::move(known), first.spread_profiles);
+  // Each configuration's spreads, over the pools of the input and its own.
+  std::vector<SpreadWorld> worlds;
+  worlds.reserve(settings.size());
+  for (const Setting& setting : settings) {
+    const pools::Settings& conf = setting.config->node_pools;
+    std::vector<pools::Pool> known = stream;
+    known.insert(known.end(), conf.declared.begin(), conf.declared.end());
+    worlds.push_back(spread_world(run.files, std::move(known), conf.spread_profiles));
+  }
   // Splits are done (or undone) on the text before anything else; the run
   // then places the pieces as any other Deployments.
   std::vector<std::optional<std::string>> unsplit(run.files.size());
@@ -646,19 +653,24 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
     FileResult& file = run.files[i];
     if (!options.split) break;
     std::optional<std::string> text =
-        respread(file.original, world, task, local_archs(settings[file.setting]));
+        respread(file.original, worlds[file.setting], task, local_archs(settings[file.setting]));
     if (!text) continue;
     unsplit[i] = std::move(file.original);
     file.original = std::move(*text);
   }
-  SpreadAnalyzer spread(world, local_archs(settings.front()), options.split);
+  std::vector<ArchLookup> archs;
+  for (const Setting& setting : settings)
+    archs.push_back(local_archs(setting));
+  SpreadAnalyzer spread(worlds, std::move(archs), options.split);
   RunOptions with_spread = options;
-  bool spreads = !world.distributors.empty() || !world.profiles.empty();
+  bool spreads = std::any_of(worlds.begin(), worlds.end(), [](const SpreadWorld& w) {
+    return !w.distributors.empty() || !w.profiles.empty();
+  });
   for (const FileResult& file : run.files)
     spreads = spreads || contains(file.original, pools::kStrategyAnnotation) ||
               contains(file.original, kSplitAnnotation);
   if (spreads) with_spread.analyzers.push_back(&spread);
-  Pipeline pipeline(settings, task, sink, with_spread, run, stream, world);
+  Pipeline pipeline(settings, task, sink, with_spread, run, stream, worlds);
   for (std::size_t i = 0; i < run.files.size(); ++i)
     pipeline.first_pass(run.files[i], std::move(unread[i]));
   pipeline.second_pass();

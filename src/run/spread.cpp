@@ -311,7 +311,7 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
   for (const manifest::Workload& w : doc.workloads) {
     if (w.kind == "Job" || w.kind == "CronJob" || w.templates.empty()) continue;  // as the webhooks
     std::optional<Record> record = w.path.empty() ? record_of(w.object) : std::nullopt;
-    Plan plan = plan_of(w, world_, archs_);
+    Plan plan = plan_of(w, worlds_.at(doc.setting), archs_.at(doc.setting));
     if (!plan.spec) continue;
     if (plan.spec->webhook) {
       findings.push_back(finding(

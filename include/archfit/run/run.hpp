@@ -49,6 +49,7 @@ struct DocumentView {
   std::uint32_t document;   // its index in the file
   const yaml::Tree& tree;
   const std::vector<manifest::Workload>& workloads;
+  std::size_t setting = 0;  // the Setting its file is analysed with
 };
 
 // An analysis run on every document with workloads, beside placement (which

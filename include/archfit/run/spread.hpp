@@ -85,15 +85,17 @@ std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w
 // reading the same annotation or PodDistributor would still act.
 class SpreadAnalyzer : public Analyzer {
  public:
-  // `splits`: fix splits here (RunOptions::split).
-  SpreadAnalyzer(const SpreadWorld& world, ArchLookup archs, bool splits = true)
-      : world_(world), archs_(std::move(archs)), splits_(splits) {}
+  // `worlds` and `archs`: per Setting (a document is analysed with its
+  // file's); `splits`: fix splits here (RunOptions::split).
+  SpreadAnalyzer(const std::vector<SpreadWorld>& worlds, std::vector<ArchLookup> archs,
+                 bool splits = true)
+      : worlds_(worlds), archs_(std::move(archs)), splits_(splits) {}
   void analyze(const DocumentView& document,
                std::vector<placement::Finding>& findings) const override;
 
  private:
-  const SpreadWorld& world_;
-  ArchLookup archs_;
+  const std::vector<SpreadWorld>& worlds_;
+  std::vector<ArchLookup> archs_;
   bool splits_;
 };
 

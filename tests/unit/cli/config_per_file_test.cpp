@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include "support/corpus.hpp"
 #include "support/process.hpp"
 
 namespace archfit {
@@ -135,6 +136,61 @@ std::multiset<std::string> findings_of(const std::string& out, const std::filesy
 // configuration and lock above it, never on which other paths are given or
 // on the directory archfit runs in. Over generated layouts: configurations
 // and locks at random depths, files using images that some locks know.
+// Each directory's spread profiles apply to its own workloads, the pools of
+// every file to all of them.
+TEST_F(Monorepo, EachConfigurationSpreadsItsOwnWorkloads) {
+  const std::string pools = R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: spot}
+spec:
+  template:
+    spec:
+      requirements:
+      - {key: karpenter.sh/capacity-type, operator: In, values: [spot]}
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: on-demand}
+spec:
+  template:
+    spec:
+      requirements:
+      - {key: karpenter.sh/capacity-type, operator: In, values: [on-demand]}
+)";
+  repo_.write("pools.yaml", pools);
+  auto config = [](const std::string& label) {
+    return "clusterPlatforms: [linux/amd64]\nspread:\n  profiles:\n  - name: " + label +
+           "\n    realisation: topologySpread\n    label: " + label +
+           "\n    groups:\n    - {pool: on-demand, weight: 1}\n    - {pool: spot, weight: 4}\n"
+           "    workloads: {}\n";
+  };
+  auto labelled = [](const std::string& name) {
+    return "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: " + name +
+           "\nspec:\n  selector:\n    matchLabels: {app: " + name +
+           "}\n  template:\n    metadata:\n      labels: {app: " + name +
+           "}\n    spec:\n      containers:\n      - name: app\n        image: " + name +
+           "-app:1\n";
+  };
+  repo_.write("teams/a/.archfit.yaml", config("a-spread"));
+  repo_.write("teams/b/.archfit.yaml", config("b-spread"));
+  repo_.write("teams/a/deploy/app.yaml", labelled("a"));
+  repo_.write("teams/b/app.yaml", labelled("b"));
+  ProcessOptions o;
+  o.cwd = repo_.path();
+  o.env = {"ARCHFIT_CONFIG=", "ARCHFIT_CACHE_DIR=" + (repo_ / "cache").string(),
+           "HOME=" + (repo_ / "home").string()};
+  ProcessResult r = testing::run_archfit({"fix", "--offline", "--quiet", "--", "pools.yaml",
+                                          "teams/a/deploy/app.yaml", "teams/b/app.yaml"},
+                                         o);
+  ASSERT_LE(r.exit_code, 1) << r.err;
+  std::string a = testing::read(repo_ / "teams/a/deploy/app.yaml");
+  std::string b = testing::read(repo_ / "teams/b/app.yaml");
+  EXPECT_TRUE(contains(a, "topologyKey: a-spread")) << a;
+  EXPECT_FALSE(contains(a, "b-spread")) << a;
+  EXPECT_TRUE(contains(b, "topologyKey: b-spread")) << b;
+  EXPECT_FALSE(contains(b, "a-spread")) << b;
+}
+
 TEST(MonorepoLaw, AFilesFindingsDoNotDependOnTheOtherPathsOrTheDirectory) {
   std::mt19937 rng(23);
   const std::vector<std::string> dirs = {"", "a", "a/b", "a/b/c", "d", "d/e"};
