@@ -179,7 +179,21 @@ class Planner {
   }
 
  private:
-  void leave_alone() { plan_.desired = plan_.current; }
+  void leave_alone() {
+    plan_.desired = plan_.current;
+    spread_left_alone();
+  }
+
+  // A spread this template was to get is not written when placement leaves
+  // the template as it is: say so, since nothing else would.
+  void spread_left_alone() {
+    const pools::TopologySpread* wanted = report_.where().spread;
+    if (wanted == nullptr || !report_.wants(Severity::Warning, false)) return;
+    report_.add("spread-refused", Severity::Warning,
+                "archfit does not spread these pods (" + wanted->origin + ", over " + wanted->key +
+                    "): it leaves this template as it is, for the error reported on it",
+                t_.spec, "spec.topologySpreadConstraints");
+  }
 
   void place() {
     std::vector<detail::Problem> problems = detail::validate_view(plan_.user);
@@ -207,6 +221,7 @@ class Planner {
                       ") runs every image of this pod: " + facts.described() + "; " + what_to_do,
                   t_.spec, "spec");
       plan_.desired = plan_.user;  // without archfit's placement for other images
+      spread_left_alone();
       return;
     }
 
@@ -232,6 +247,7 @@ class Planner {
               "fix leaves this to you)",
           pinned_node(), pinned_field());
       plan_.desired = plan_.user;
+      spread_left_alone();
       return;
     }
     const bool too_wide = !subset(allowed, S);

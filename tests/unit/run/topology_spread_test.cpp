@@ -168,6 +168,34 @@ TEST(TopologySpread, RefusesWhatItCannotSpread) {
   EXPECT_NE(e.find("spread-refused")->message.find("not a list"), std::string::npos);
 }
 
+// A template placement leaves as it is (here, for an operator the API server
+// refuses) does not get its spread either, and a finding names the spread.
+TEST(TopologySpread, ATemplateLeftAloneSaysItsSpreadIsNotWritten) {
+  archfit::testing::Engine e;
+  std::string pools = node_pool("a", "amd64") + "---\n" + node_pool("b", "arm64");
+  e.config.node_pools.spread_profiles.push_back(ratio_profile({{"a", {0, 1}}, {"b", {0, 1}}}));
+  std::string bad =
+      "      affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
+      "{nodeSelectorTerms: [{matchExpressions: [{key: disktype, operator: Equals, values: "
+      "[ssd]}]}]}}}\n";
+  e.run({Input::in_memory("a.yaml", deployment("web", "both:1", bad)),
+         Input::in_memory("b.yaml", pools)},
+        Task::Lint);
+  const placement::Finding* refused = e.find("spread-refused");
+  ASSERT_NE(refused, nullptr);
+  EXPECT_NE(refused->message.find("spread profile \"ratio\""), std::string::npos)
+      << refused->message;
+  EXPECT_NE(refused->message.find("leaves this template as it is"), std::string::npos);
+  EXPECT_EQ(e.find("spread-not-applied"), nullptr);
+  const std::string message = refused->message;
+  // fix says the same.
+  e.run({Input::in_memory("a.yaml", deployment("web", "both:1", bad)),
+         Input::in_memory("b.yaml", pools)},
+        Task::Fix);
+  ASSERT_NE(e.find("spread-refused"), nullptr);
+  EXPECT_EQ(e.find("spread-refused")->message, message);
+}
+
 // A requirement of the user's on the label stays, and is reported; one
 // archfit wrote for other weights is written again.
 TEST(TopologySpread, ThePoolsRequirementsAreOwnedExactly) {
