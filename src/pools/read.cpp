@@ -66,7 +66,9 @@ std::vector<Taint> taints_of(NodeRef list, const std::string& what) {
   return out;
 }
 
-std::vector<Requirement> requirements_of(NodeRef list) {
+// `v1`: the pool is karpenter.sh/v1, whose requirements may also use Gte and
+// Lte (v1beta1 NodePools and v1alpha5 Provisioners may not).
+std::vector<Requirement> requirements_of(NodeRef list, bool v1) {
   std::vector<Requirement> out;
   each_item(list, "requirements", [&](NodeRef item, std::size_t) {
     if (!item.is_mapping()) refuse(item, "a requirement must be a mapping with key and operator");
@@ -77,6 +79,11 @@ std::vector<Requirement> requirements_of(NodeRef list) {
     std::string why;
     std::optional<Operator> parsed = try_parse_operator(text_of(op, "an operator"), &why);
     if (!parsed) refuse(op ? op : item, why);
+    if (!v1 && (*parsed == Operator::Gte || *parsed == Operator::Lte)) {
+      refuse(op, std::string(operator_name(*parsed)) +
+                     " is an operator of karpenter.sh/v1 NodePools; this API version takes In, "
+                     "NotIn, Exists, DoesNotExist, Gt or Lt");
+    }
     r.op = *parsed;
     each_item(field(item, "values"), "values",
               [&](NodeRef v, std::size_t) { r.values.push_back(text_of(v, "a value")); });
@@ -111,7 +118,7 @@ Pool karpenter_pool(NodeRef root, bool node_pool) {
                              : field(spec, "labels");
   NodeRef body = node_pool ? yaml::lookup_path(spec, {"template", "spec"}) : spec;
   p.labels = labels_of(labels, "labels");
-  p.requirements = requirements_of(field(body, "requirements"));
+  p.requirements = requirements_of(field(body, "requirements"), p.api_version == "karpenter.sh/v1");
   p.taints = taints_of(field(body, "taints"), "taints");
   p.startup_taints = taints_of(field(body, "startupTaints"), "startupTaints");
   p.weight = weight_of(field(spec, "weight"));

@@ -165,7 +165,30 @@ spec:
       requirements:
       - {key: kubernetes.io/arch, operator: Equals, values: [arm64]}
 )"),
-            "8:45: \"Equals\" is not an operator; use In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte or Lte");
+            "8:45: \"Equals\" is not an operator; use In, NotIn, Exists, DoesNotExist, Gt, Lt, Gte "
+            "or Lte");
+  // Gte and Lte came with karpenter.sh/v1.
+  EXPECT_EQ(error_of(R"(apiVersion: karpenter.sh/v1beta1
+kind: NodePool
+metadata: {name: x}
+spec:
+  template:
+    spec:
+      requirements:
+      - {key: karpenter.k8s.aws/instance-cpu, operator: Gte, values: ['4']}
+)"),
+            "8:57: Gte is an operator of karpenter.sh/v1 NodePools; this API version takes In, "
+            "NotIn, Exists, DoesNotExist, Gt or Lt");
+  EXPECT_EQ(error_of(R"(apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: x}
+spec:
+  template:
+    spec:
+      requirements:
+      - {key: karpenter.k8s.aws/instance-cpu, operator: Gte, values: ['4']}
+)"),
+            "no error");
   EXPECT_EQ(error_of(R"(apiVersion: karpenter.sh/v1
 kind: NodePool
 metadata: {name: x}
