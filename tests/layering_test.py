@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The module layering of DESIGN.md section 2, checked three ways.
+"""The module layering of docs/architecture.md, checked four ways.
 
 1. Includes, transitively: every archfit header a module's sources and headers
    reach, through any chain of includes, belongs to the module itself or to a
@@ -161,8 +161,51 @@ def check_failures(root):
     return problems
 
 
+def check_documented(root):
+    """docs/architecture.md's layering table is ALLOWED, and code points there, not elsewhere."""
+    problems = []
+    path = os.path.join(root, "docs", "architecture.md")
+    try:
+        text = open(path, encoding="utf-8").read()
+    except OSError:
+        return [f"docs/architecture.md: missing; it documents the layering this test enforces"]
+    table = text.split("<!-- layering table", 1)[-1]
+    documented = {}
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 3 or cells[0] in ("module", "") or cells[0].startswith("---"):
+            if documented and not line.startswith("|"):
+                break
+            continue
+        uses = set() if cells[2] in ("—", "-") else {u.strip() for u in cells[2].split(",")}
+        documented[cells[0]] = uses
+    if documented != ALLOWED:
+        for module in sorted(set(documented) | set(ALLOWED)):
+            if documented.get(module) != ALLOWED.get(module):
+                problems.append(f"docs/architecture.md: module {module!r} may use "
+                                f"{sorted(documented.get(module, []))} there, "
+                                f"{sorted(ALLOWED.get(module, []))} here")
+    # Code points to the repository's own documents.
+    for top in ("src", "include", "tests", "fuzz", "bench", "scripts", "cmake"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            if "golden" in dirpath.split(os.sep):
+                continue
+            for name in names:
+                if not name.endswith((".cpp", ".hpp", ".py", ".sh", ".txt", ".cmake")):
+                    continue
+                file = os.path.join(dirpath, name)
+                try:
+                    for n, line in enumerate(open(file, encoding="utf-8"), 1):
+                        if re.search(r"DESIGN(\.md)? section", line):
+                            problems.append(f"{os.path.relpath(file, root)}:{n}: cites a document "
+                                            "that is not in the repository; point to docs/")
+                except UnicodeDecodeError:
+                    continue
+    return problems
+
+
 def check(root):
-    return check_includes(root) + check_links(root) + check_failures(root)
+    return check_includes(root) + check_links(root) + check_failures(root) + check_documented(root)
 
 
 def self_test(root):
@@ -181,6 +224,10 @@ def self_test(root):
         ("a link to a module above", "CMakeLists.txt",
          "archfit_module(edit DEPS archfit_yaml", "archfit_module(edit DEPS archfit_yaml archfit_placement",
          "module 'edit' links archfit_placement"),
+        ("a layering the documents do not say", "docs/architecture.md",
+         "| edit | applying planned changes to YAML text and proving the result | base, yaml |",
+         "| edit | applying planned changes to YAML text and proving the result | base, yaml, placement |",
+         "docs/architecture.md: module 'edit' may use"),
         ("a link dependency", "CMakeLists.txt",
          "archfit_module(yaml DEPS archfit_base", "archfit_module(yaml DEPS archfit_base archfit_curl_headers",
          "module 'yaml' links libcurl"),
@@ -191,7 +238,7 @@ def self_test(root):
         return 1
     for what, rel, old, new, expected in plants:
         with tempfile.TemporaryDirectory() as tmp:
-            for part in ("include", "src", "CMakeLists.txt"):
+            for part in ("include", "src", "CMakeLists.txt", "docs"):
                 source = os.path.join(root, part)
                 if os.path.isdir(source):
                     shutil.copytree(source, os.path.join(tmp, part))
@@ -225,7 +272,8 @@ def main(argv):
     for p in problems:
         print(p, file=sys.stderr)
     if not problems:
-        print(f"layering: {len(ALLOWED)} modules, includes (transitively) and links as DESIGN.md says")
+        print(f"layering: {len(ALLOWED)} modules, includes (transitively), links and "
+              "docs/architecture.md agree")
     return 1 if problems else 0
 
 

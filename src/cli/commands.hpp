@@ -10,7 +10,7 @@
 
 namespace archfit::cli {
 
-// Exit codes (DESIGN.md section 3).
+// Exit codes (docs/architecture.md, "Failure").
 enum ExitCode : int {
   kOk = 0,
   kChangesOrFindings = 1,

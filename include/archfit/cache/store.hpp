@@ -1,4 +1,4 @@
-// The on-disk cache of resolved platforms (DESIGN.md section 5): what a
+// The on-disk cache of resolved platforms (docs/cache.md): what a
 // manifest or index digest runs on (immutable, never expires) and which digest
 // a tag pointed at when (trusted for resolve.tagTTL). Shared by every archfit
 // process of a user; safe when several run at once.

@@ -1,6 +1,6 @@
 // Where archfit's settings come from and which one wins: flags, then ARCHFIT_*
 // environment variables, then the configuration file, then the defaults
-// (DESIGN.md section 4). Subcommands register the common flags with
+// (docs/configuration.md). Subcommands register the common flags with
 // add_common_flags, then call load_config once before reading manifests.
 #pragma once
 

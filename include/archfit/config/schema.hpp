@@ -1,4 +1,4 @@
-// The keys of the configuration (DESIGN.md section 4) as a table: dotted
+// The keys of the configuration (docs/configuration.md) as a table: dotted
 // path, type for people, and the function that reads the value into a
 // Config. Reading a document, the ConfigMap form and the documentation test
 // all walk this one table.

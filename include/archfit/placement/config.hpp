@@ -1,5 +1,5 @@
 // What archfit should write into pod templates: the configuration of
-// DESIGN.md section 4 as data. Loading it (files, environment, flags) is the
+// docs/configuration.md as data. Loading it (files, environment, flags) is the
 // command line's job; this is the validated result.
 #pragma once
 
@@ -86,7 +86,7 @@ struct Config {
   // of the input (nodePools).
   pools::Settings node_pools;
 
-  // The defaults of DESIGN.md section 4, completed.
+  // The defaults docs/configuration.md gives, completed.
   static Config defaults();
 
   // The conventions assumed for an architecture the configuration does not

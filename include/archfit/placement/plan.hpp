@@ -1,4 +1,4 @@
-// Deciding what one pod template should carry (DESIGN.md section 6): from its
+// Deciding what one pod template should carry (docs/ownership.md): from its
 // images' platforms and the cluster's, the node affinity, nodeSelector,
 // tolerations and annotations it needs, plus the findings lint reports.
 //

@@ -99,7 +99,7 @@ TEST(ParseConfig, EmptyDocumentsAreTheDefaults) {
   }
 }
 
-// The example of DESIGN.md section 4, with every key set away from its default.
+// Every key of docs/configuration.md set away from its default.
 const char* kFullArchFit = R"(apiVersion: archfit.io/v1alpha1
 kind: ArchFit
 metadata: {name: cluster}
