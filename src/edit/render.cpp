@@ -197,12 +197,6 @@ void add_item(std::string& out, const Value& v, int dash_column, const Layout& l
 
 }  // namespace
 
-std::string render_scalar(const Value& v, bool flow) {
-  std::string out;
-  add_scalar(out, v, flow);
-  return out;
-}
-
 std::string render_flow(const Value& v, bool json) {
   std::string out;
   if (json) {

@@ -9,10 +9,6 @@
 
 namespace archfit::edit {
 
-// A scalar as text: strings through the YAML emitter (plain when safe),
-// numbers, booleans and null as JSON writes them.
-std::string render_scalar(const yaml::Value& v, bool flow);
-
 // Flow style: {key: value, list: [a, b]}; with `json`, JSON:
 // {"key": "value", "list": ["a", "b"]}.
 std::string render_flow(const yaml::Value& v, bool json = false);
