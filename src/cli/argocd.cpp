@@ -124,6 +124,11 @@ std::string concatenated_files(const fs::path& here) {
   std::string out;
   for (const std::string& file : files) {
     out += "---\n";
+    // The cap is on the whole concatenation (markers included).
+    if (out.size() >= kMaxManifestBytes) {
+      fail(ErrorKind::Input, "the source's files hold more than " +
+                                 std::to_string(kMaxManifestBytes / kMiB) + " MiB of YAML");
+    }
     out += read_file(here / file, ReadLimit{kMaxManifestBytes - out.size(), "a manifest file"});
     out += '\n';
   }
@@ -173,10 +178,21 @@ Captured post_render_here(const std::vector<std::string>& args, int rendered) {
   std::fflush(stdout);
   UniqueFd saved_in(::dup(STDIN_FILENO));
   UniqueFd saved_out(::dup(STDOUT_FILENO));
-  if (!saved_in.valid() || !saved_out.valid() || ::dup2(rendered, STDIN_FILENO) < 0 ||
-      ::dup2(out.get(), STDOUT_FILENO) < 0) {
+  if (!saved_in.valid() || !saved_out.valid())
     fail_system("cannot hand the rendered manifests to post-render", errno);
-  }
+  // Standard input and output are given back however post-render ends.
+  struct Restore {
+    int in;
+    int out;
+    ~Restore() {
+      std::cout.flush();
+      std::fflush(stdout);
+      ::dup2(out, STDOUT_FILENO);
+      ::dup2(in, STDIN_FILENO);
+    }
+  } restore{saved_in.get(), saved_out.get()};
+  if (::dup2(rendered, STDIN_FILENO) < 0 || ::dup2(out.get(), STDOUT_FILENO) < 0)
+    fail_system("cannot hand the rendered manifests to post-render", errno);
   Captured result;
   {
     CLI::App app;
@@ -195,9 +211,6 @@ Captured post_render_here(const std::vector<std::string>& args, int rendered) {
   }
   std::cout.flush();
   std::fflush(stdout);
-  if (::dup2(saved_out.get(), STDOUT_FILENO) < 0 || ::dup2(saved_in.get(), STDIN_FILENO) < 0) {
-    fail_system("cannot take standard output back from post-render", errno);
-  }
   struct stat st {};
   if (::fstat(out.get(), &st) != 0 || ::lseek(out.get(), 0, SEEK_SET) != 0)
     fail_system("cannot read what post-render wrote", errno);
