@@ -2,7 +2,7 @@
 #include <string_view>
 #include <vector>
 
-#include <archfit/registry/challenge.hpp>
+#include <archfit/registry/protocol/challenge.hpp>
 
 #include "fuzz.hpp"
 

@@ -1,7 +1,7 @@
 // Registry documents: manifests and indexes under each content type, image
 // config blobs, and OCI error bodies.
-#include <archfit/registry/error.hpp>
-#include <archfit/registry/manifest.hpp>
+#include <archfit/registry/protocol/error.hpp>
+#include <archfit/registry/protocol/manifest.hpp>
 
 #include "fuzz.hpp"
 

@@ -7,9 +7,9 @@
 #include <memory>
 #include <mutex>
 
-#include <archfit/registry/client.hpp>
-#include <archfit/registry/curl_transport.hpp>
-#include <archfit/registry/keychain.hpp>
+#include <archfit/registry/credentials/keychain.hpp>
+#include <archfit/registry/protocol/client.hpp>
+#include <archfit/registry/transport/curl_transport.hpp>
 #include <archfit/resolve/settings.hpp>
 
 namespace archfit::cli {

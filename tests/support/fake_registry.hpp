@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include <archfit/registry/digest.hpp>
-#include <archfit/registry/http.hpp>
+#include <archfit/registry/protocol/digest.hpp>
+#include <archfit/registry/transport/http.hpp>
 
 namespace archfit::testing {
 

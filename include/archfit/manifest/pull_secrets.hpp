@@ -2,7 +2,7 @@
 // kubernetes.io/dockerconfigjson (key .dockerconfigjson) or kubernetes.io/dockercfg
 // (key .dockercfg), as objects or List items. Pod templates name them in
 // spec.imagePullSecrets; the resolver uses them for those templates' images
-// in the same namespace (registry/pull_secrets.hpp does the matching).
+// in the same namespace (registry/credentials/pull_secrets.hpp does the matching).
 #pragma once
 
 #include <cstdint>

@@ -21,8 +21,8 @@
 #include <archfit/cache/store.hpp>
 #include <archfit/image/platform_set.hpp>
 #include <archfit/image/reference.hpp>
-#include <archfit/registry/client.hpp>
-#include <archfit/registry/credential.hpp>
+#include <archfit/registry/credentials/credential.hpp>
+#include <archfit/registry/protocol/client.hpp>
 #include <archfit/resolve/resolution.hpp>
 #include <archfit/resolve/settings.hpp>
 

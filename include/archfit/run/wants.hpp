@@ -14,7 +14,7 @@
 
 #include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/manifest/workload.hpp>
-#include <archfit/registry/pull_secrets.hpp>
+#include <archfit/registry/credentials/pull_secrets.hpp>
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/yaml/node.hpp>
 

@@ -7,7 +7,7 @@
 
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/cache/store.hpp>
-#include <archfit/registry/client.hpp>
+#include <archfit/registry/protocol/client.hpp>
 #include <archfit/resolve/resolver.hpp>
 
 #include "support/fake_registry.hpp"
@@ -47,7 +47,8 @@ struct World {
     s.offline = offline;
     s.connect = [this]() -> registry::Client& {
       ++connects;
-      if (!client) client = std::make_unique<registry::Client>(registry, keychain, registry::ClientOptions{});
+      if (!client)
+        client = std::make_unique<registry::Client>(registry, keychain, registry::ClientOptions{});
       return *client;
     };
     return s;
@@ -186,8 +187,9 @@ TEST(Resolver, OfflineTakesAStaleTagOverNothing) {
 TEST(Resolver, TheLockComesFirst) {
   World w;
   cache::LockFile lock;
-  lock.set(image::Reference::parse("registry.example/app:1"),
-           cache::LockEntry{"sha256:" + std::string(64, 'a'), image::PlatformSet::parse("linux/s390x")});
+  lock.set(
+      image::Reference::parse("registry.example/app:1"),
+      cache::LockEntry{"sha256:" + std::string(64, 'a'), image::PlatformSet::parse("linux/s390x")});
   const Resolution* r = w.run("registry.example/app:1", 24h, false, lock);
   ASSERT_TRUE(r->ok);
   EXPECT_EQ(r->source, Source::Lock);
@@ -209,7 +211,8 @@ TEST(Resolver, EachReferenceOnceAndFailuresKeptApart) {
   EXPECT_EQ(w.requests("GET", "/manifests/2"), 1u);
   EXPECT_EQ(w.requests("GET", "/manifests/missing"), 1u);
   EXPECT_EQ(w.connects, 1);
-  const Resolution* missing = resolver.find(image::Reference::parse("registry.example/app:missing"));
+  const Resolution* missing =
+      resolver.find(image::Reference::parse("registry.example/app:missing"));
   ASSERT_NE(missing, nullptr);
   EXPECT_FALSE(missing->ok);
   EXPECT_NE(missing->error.find("404 MANIFEST_UNKNOWN from registry.example"), std::string::npos)
