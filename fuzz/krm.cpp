@@ -32,7 +32,7 @@ std::size_t items_of(std::string_view list) {
 
 run::RunSink quiet_sink() {
   run::RunSink sink;
-  sink.finding = [](const placement::Finding&) {};
+  sink.finding = [](const findings::Finding&) {};
   return sink;
 }
 

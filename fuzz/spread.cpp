@@ -31,7 +31,7 @@ constexpr const char* kLock = R"({"version": 1, "images": {
 
 run::RunSink quiet_sink() {
   run::RunSink sink;
-  sink.finding = [](const placement::Finding&) {};
+  sink.finding = [](const findings::Finding&) {};
   return sink;
 }
 

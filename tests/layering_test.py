@@ -33,6 +33,7 @@ ALLOWED = {
     "base": set(),
     "yaml": {"base"},
     "image": {"base"},
+    "findings": {"base"},
     "manifest": {"base", "yaml", "image"},
     "registry": {"base", "image"},
     "registry/credentials": {"base", "image"},
@@ -41,12 +42,13 @@ ALLOWED = {
     "cache": {"base", "image"},
     "resolve": {"base", "image", "registry", "cache"},
     "pools": {"base", "yaml", "image", "manifest"},
-    "placement": {"base", "yaml", "image", "manifest", "pools"},
+    "placement": {"base", "yaml", "image", "findings", "manifest", "pools"},
     "edit": {"base", "yaml"},
-    "report": {"base", "placement"},
-    "config": {"base", "yaml", "image", "manifest", "cache", "resolve", "pools", "placement"},
-    "run": {"base", "yaml", "image", "manifest", "registry", "cache", "resolve", "pools", "placement",
-            "edit", "report"},
+    "report": {"base", "findings"},
+    "config": {"base", "yaml", "image", "findings", "manifest", "cache", "resolve", "pools",
+               "placement"},
+    "run": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve", "pools",
+            "placement", "edit", "report"},
 }
 CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -46,11 +46,11 @@ void write_changed_files(const FixOptions& o, const run::RunResult& run) {
 }
 
 // What fix could not do, findings a person has to act on, one line each.
-void write_leftover(std::ostream& out, const placement::Finding& f) {
-  if (f.fixable || f.severity < placement::Severity::Warning) return;
+void write_leftover(std::ostream& out, const findings::Finding& f) {
+  if (f.fixable || f.severity < findings::Severity::Warning) return;
   out << f.file;
   if (f.line > 0) out << ':' << f.line << ':' << f.column;
-  out << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
+  out << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
 }
 
 // fix --check --format F: lint's report of the same run (every finding), the
@@ -59,7 +59,7 @@ void write_leftover(std::ostream& out, const placement::Finding& f) {
 int check_with_report(const FixOptions& o, RunSetup& setup) {
   ReportFlags flags = o.report;
   if (flags.format.empty()) flags.format = "text";
-  ReportOutput report(flags, o.verbose ? placement::Severity::Info : placement::Severity::Warning);
+  ReportOutput report(flags, o.verbose ? findings::Severity::Info : findings::Severity::Warning);
   run::RunOptions options = setup.run_options;
   options.report_everything = true;
   run::RunResult run =
@@ -98,8 +98,8 @@ int run_fix(const FixOptions& o) {
   // written.
   Spool leftovers;
   run::RunSink sink;
-  sink.finding = [&](const placement::Finding& f) {
-    if (!o.quiet || f.severity == placement::Severity::Error) write_leftover(leftovers.out(), f);
+  sink.finding = [&](const findings::Finding& f) {
+    if (!o.quiet || f.severity == findings::Severity::Error) write_leftover(leftovers.out(), f);
   };
   run::RunResult run = [&] {
     try {

@@ -137,7 +137,7 @@ class ItemFiles {
       }
     }
   }
-  ItemFile of(const placement::Finding& f) const {
+  ItemFile of(const findings::Finding& f) const {
     if (by_document_mode_) {
       auto it = by_document_.find(f.document);
       return it != by_document_.end() ? it->second : ItemFile{};
@@ -155,9 +155,9 @@ class ItemFiles {
 
 // A finding fix fixed, as the result that says so: "fixed missing-toleration:
 // the pods ... do not tolerate their taints (...)".
-placement::Finding changed_result(const placement::Finding& fixed) {
-  placement::Finding f = fixed;
-  f.severity = placement::Severity::Info;
+findings::Finding changed_result(const findings::Finding& fixed) {
+  findings::Finding f = fixed;
+  f.severity = findings::Severity::Info;
   std::string_view what = f.message;
   std::size_t promise = what.rfind("; archfit fix ");
   if (promise != std::string_view::npos) what = what.substr(0, promise);
@@ -166,7 +166,7 @@ placement::Finding changed_result(const placement::Finding& fixed) {
 }
 
 // One result of the KRM functions spec, as a one-line JSON object.
-std::string result_json(const placement::Finding& f, const ItemFile& file) {
+std::string result_json(const findings::Finding& f, const ItemFile& file) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
   auto str = [&w](std::string_view s) {
@@ -176,7 +176,7 @@ std::string result_json(const placement::Finding& f, const ItemFile& file) {
   w.Key("message");
   str(f.message);
   w.Key("severity");
-  str(placement::severity_name(f.severity));
+  str(findings::severity_name(f.severity));
   // A document archfit could not read may not say what it is.
   if (!f.resource.kind.empty()) {
     w.Key("resourceRef");
@@ -311,7 +311,7 @@ int run_krm(const KrmOptions& o) {
   report::Counts counts;
   run::RunSink sink;
   bool lint = o.mode == "lint";
-  auto add_result = [&](const placement::Finding& f) {
+  auto add_result = [&](const findings::Finding& f) {
     counts.add(f.severity);
     if (simple) {
       results->out() << "- " << result_json(f, files->of(f)) << '\n';
@@ -319,12 +319,12 @@ int run_krm(const KrmOptions& o) {
       result_list.push_back(result_json(f, files->of(f)));
     }
   };
-  sink.finding = [&](const placement::Finding& f) {
+  sink.finding = [&](const findings::Finding& f) {
     if (lint) return add_result(f);
     // fix returns what it changed, as kpt's mutators do (info, with the
     // field as it was and as written), and what is left for a person.
     if (f.fixable) return add_result(changed_result(f));
-    if (f.severity >= placement::Severity::Warning) add_result(f);
+    if (f.severity >= findings::Severity::Warning) add_result(f);
   };
   // fix hears of every finding, the fixed ones too.
   if (!lint) setup.run_options.report_everything = true;

@@ -25,14 +25,14 @@ struct LintOptions {
 };
 
 int run_lint(const LintOptions& o) {
-  std::optional<placement::Severity> threshold;
-  if (o.fail_on != "never") threshold = placement::parse_severity(o.fail_on);
+  std::optional<findings::Severity> threshold;
+  if (o.fail_on != "never") threshold = findings::parse_severity(o.fail_on);
   RunSetup setup =
       prepare_run(o.paths, o.common, SetupOptions{.config_per_file = true, .verbose = o.verbose});
   // Infos (mutable tags, skipped images) are many; text shows them when asked.
-  placement::Severity shown = o.verbose || threshold == placement::Severity::Info
-                                  ? placement::Severity::Info
-                                  : placement::Severity::Warning;
+  findings::Severity shown = o.verbose || threshold == findings::Severity::Info
+                                 ? findings::Severity::Info
+                                 : findings::Severity::Warning;
   ReportOutput report(o.report, shown);
   run::RunResult run = run::run_pipeline(setup.run_inputs(), setup.settings(), run::Task::Lint,
                                          report.sink(), setup.run_options);

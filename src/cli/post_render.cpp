@@ -75,11 +75,11 @@ void write_stderr(const Content& text) {
   });
 }
 
-std::optional<placement::Severity> threshold_of(const std::string& fail_on) {
+std::optional<findings::Severity> threshold_of(const std::string& fail_on) {
   if (fail_on == "never") return std::nullopt;
-  if (fail_on == "info") return placement::Severity::Info;
-  if (fail_on == "warning") return placement::Severity::Warning;
-  return placement::Severity::Error;
+  if (fail_on == "info") return findings::Severity::Info;
+  if (fail_on == "warning") return findings::Severity::Warning;
+  return findings::Severity::Error;
 }
 
 int run_post_render(const PostRenderOptions& o) {
@@ -99,20 +99,20 @@ int run_post_render(const PostRenderOptions& o) {
   try {
     RunSetup setup = prepare_run(
         {"-"}, o.common, SetupOptions{.config_per_file = false, .unattended = "post-render"});
-    std::optional<placement::Severity> threshold = threshold_of(o.fail_on);
+    std::optional<findings::Severity> threshold = threshold_of(o.fail_on);
     std::size_t failing = 0;
     run::RunSink sink;
-    sink.finding = [&](const placement::Finding& f) {
+    sink.finding = [&](const findings::Finding& f) {
       // fix reports only what it leaves; lint reports everything.
       if (!o.lint && f.fixable) return;
-      if (f.severity < placement::Severity::Warning && !(threshold && f.severity >= *threshold)) {
+      if (f.severity < findings::Severity::Warning && !(threshold && f.severity >= *threshold)) {
         return;
       }
       std::ostream& out = said.out();
       out << f.file;
       if (f.line > 0) out << ':' << f.line << ':' << f.column;
       if (!f.source.empty()) out << " (" << f.source << ')';
-      out << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
+      out << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
           << '\n';
       if (threshold && f.severity >= *threshold) ++failing;
     };

@@ -22,7 +22,7 @@ void add_report_flags(CLI::App* cmd, ReportFlags& flags) {
                   "postrender-filename annotation)");
 }
 
-ReportOutput::ReportOutput(const ReportFlags& flags, placement::Severity shown)
+ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown)
     : flags_(flags), format_(report::parse_format(flags.format)) {
   report::WriterOptions options;
   options.shown = shown;
@@ -34,7 +34,7 @@ ReportOutput::ReportOutput(const ReportFlags& flags, placement::Severity shown)
 
 run::RunSink ReportOutput::sink() {
   run::RunSink sink;
-  sink.finding = [this](const placement::Finding& f) { writer_->add(f); };
+  sink.finding = [this](const findings::Finding& f) { writer_->add(f); };
   if (format_ == report::Format::Junit) {
     sink.workload = [this](const report::WorkloadSeen& w) { writer_->add_workload(w); };
   }

@@ -27,7 +27,7 @@ void add_report_flags(CLI::App* cmd, ReportFlags& flags);
 
 class ReportOutput {
  public:
-  ReportOutput(const ReportFlags& flags, placement::Severity shown);
+  ReportOutput(const ReportFlags& flags, findings::Severity shown);
 
   report::Format format() const { return format_; }
   // Findings and workloads of a run, into the report.

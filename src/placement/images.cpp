@@ -74,26 +74,26 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     if (!c.image) continue;
     const std::optional<image::Reference>& ref = c.reference;
     if (!ref) {
-      report.add("invalid-image-reference", Severity::Error,
+      report.add("invalid-image-reference", findings::Severity::Error,
                  who(c) + ": " + c.reference_error + "; archfit leaves this workload alone",
                  c.image, field(c));
       facts.leave_alone = true;
       continue;
     }
     if (c.pull_policy == "Never") {
-      if (!report.wants(Severity::Info, false)) continue;
-      report.add("unresolved-image", Severity::Info,
+      if (!report.wants(findings::Severity::Info, false)) continue;
+      report.add("unresolved-image", findings::Severity::Info,
                  who(c) + ": imagePullPolicy is Never, so archfit does not look up " +
                      archfit::quoted(c.image_ref) + " and it does not restrict where the pod runs",
                  c.image, field(c));
       continue;
     }
     const ImageAnswer answer = lookup(*ref);
-    if (!ref->has_digest() && report.wants(Severity::Info, false)) {
+    if (!ref->has_digest() && report.wants(findings::Severity::Info, false)) {
       std::string pin = answer.known() && !answer.digest.empty()
                             ? " (" + c.image_ref + "@" + std::string(answer.digest) + ")"
                             : "";
-      report.add("mutable-tag", Severity::Info,
+      report.add("mutable-tag", findings::Severity::Info,
                  who(c) + ": image " + archfit::quoted(c.image_ref) +
                      " is a tag, which can move to an image built for other platforms; pin its "
                      "digest" +
@@ -109,7 +109,8 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
     if (answer.assumed) {
       if (s.on_unresolved != OnUnresolved::Ignore) {
         report.add("unresolved-image",
-                   s.on_unresolved == OnUnresolved::Fail ? Severity::Error : Severity::Warning,
+                   s.on_unresolved == OnUnresolved::Fail ? findings::Severity::Error
+                                                         : findings::Severity::Warning,
                    who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " +
                        std::string(answer.why) + "; using resolve.fallbackPlatforms (" +
                        list(*answer.platforms) + ")",
@@ -143,7 +144,8 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
       what = "; archfit leaves this workload alone until the image is resolved (" + hint + ")";
     }
     report.add("unresolved-image",
-               s.on_unresolved == OnUnresolved::Fail ? Severity::Error : Severity::Warning,
+               s.on_unresolved == OnUnresolved::Fail ? findings::Severity::Error
+                                                     : findings::Severity::Warning,
                who(c) + ": cannot resolve " + archfit::quoted(c.image_ref) + ": " + u.cause + what,
                c.image, field(c));
   }

@@ -140,7 +140,7 @@ class Planner {
     plan_.user = plan_.current;
     Previous previous = read_previous(plan_.current);
     if (!previous.unreadable.empty()) {
-      report_.add("stale-placement", Severity::Error,
+      report_.add("stale-placement", findings::Severity::Error,
                   "the annotation " + std::string(kOwnedAnnotation) + " cannot be read (" +
                       previous.unreadable +
                       "), so archfit cannot tell its own constraints from yours and leaves this "
@@ -161,8 +161,8 @@ class Planner {
       plan_.user = std::move(undone.view);
       plan_.removal = detail::changes_between(plan_.current, plan_.user, undone.positions);
     }
-    if (!undone.kept.empty() && report_.wants(Severity::Warning, false)) {
-      report_.add("stale-placement", Severity::Warning,
+    if (!undone.kept.empty() && report_.wants(findings::Severity::Warning, false)) {
+      report_.add("stale-placement", findings::Severity::Warning,
                   "archfit wrote " + detail::join(undone.kept, ", ") +
                       " but they were changed since, so they are yours now and archfit leaves "
                       "them as they are",
@@ -188,8 +188,8 @@ class Planner {
   // the template as it is: say so, since nothing else would.
   void spread_left_alone() {
     const pools::TopologySpread* wanted = report_.where().spread;
-    if (wanted == nullptr || !report_.wants(Severity::Warning, false)) return;
-    report_.add("spread-refused", Severity::Warning,
+    if (wanted == nullptr || !report_.wants(findings::Severity::Warning, false)) return;
+    report_.add("spread-refused", findings::Severity::Warning,
                 "archfit does not spread these pods (" + wanted->origin + ", over " + wanted->key +
                     "): it leaves this template as it is, for the error reported on it",
                 t_.spec, "spec.topologySpreadConstraints");
@@ -198,8 +198,8 @@ class Planner {
   void place() {
     std::vector<detail::Problem> problems = detail::validate_view(plan_.user);
     for (const detail::Problem& p : problems) {
-      report_.add(p.rule, Severity::Error, p.message + "; archfit leaves this template alone",
-                  node_at(p.field), p.field);
+      report_.add(p.rule, findings::Severity::Error,
+                  p.message + "; archfit leaves this template alone", node_at(p.field), p.field);
     }
     if (!problems.empty()) return leave_alone();
     detail::ImageFacts facts = detail::look_up_images(t_, config_, lookup_, report_);
@@ -216,7 +216,7 @@ class Planner {
                     "workload out (the " +
                     config_.opt_out_annotation +
                     " annotation, kinds.exclude or namespaces.exclude)";
-      report_.add("no-common-platform", Severity::Error,
+      report_.add("no-common-platform", findings::Severity::Error,
                   "no platform of the cluster (" + detail::list(config_.cluster_platforms) +
                       ") runs every image of this pod: " + facts.described() + "; " + what_to_do,
                   t_.spec, "spec");
@@ -239,7 +239,7 @@ class Planner {
     if (usable.empty()) {
       std::string own = detail::describe_constraints(d.view(), nodes_);
       report_.add(
-          "pinned-to-unsupported-platform", Severity::Error,
+          "pinned-to-unsupported-platform", findings::Severity::Error,
           "the pods' node constraints" + (own.empty() ? "" : " (" + own + ")") + " allow " +
               (allowed.empty() ? "no platform of the cluster" : "only " + detail::list(allowed)) +
               ", but " + facts.described() +
@@ -253,7 +253,7 @@ class Planner {
     const bool too_wide = !subset(allowed, S);
     // The user's architecture constraints, worded before archfit adds its own
     // (only when a finding will say so).
-    const std::string own = too_wide && report_.wants(Severity::Error, true)
+    const std::string own = too_wide && report_.wants(findings::Severity::Error, true)
                                 ? detail::describe_constraints(d.view(), nodes_, true)
                                 : std::string();
     bool selector_only = false;
@@ -282,12 +282,12 @@ class Planner {
   }
 
   void report_group_tolerations(const std::vector<Toleration>& added) {
-    if (!report_.wants(Severity::Warning, true)) return;
+    if (!report_.wants(findings::Severity::Warning, true)) return;
     std::vector<std::string> names;
     for (const Toleration& t : added)
       names.push_back(detail::describe(t));
-    Finding& finding = report_.add(
-        "missing-toleration", Severity::Warning,
+    findings::Finding& finding = report_.add(
+        "missing-toleration", findings::Severity::Warning,
         "this piece of a split goes to its group's nodes, which are tainted (" +
             detail::join(names, ", ") +
             "), and its pods do not tolerate that, so they stay Pending; archfit fix adds the "
@@ -299,31 +299,31 @@ class Planner {
   void report_spread(const pools::TopologySpread& wanted, const detail::SpreadOutcome& s) {
     const std::string field = "spec.topologySpreadConstraints";
     if (!s.refused.empty()) {
-      if (report_.wants(Severity::Warning, false))
-        report_.add("spread-refused", Severity::Warning,
+      if (report_.wants(findings::Severity::Warning, false))
+        report_.add("spread-refused", findings::Severity::Warning,
                     "archfit does not spread these pods (" + wanted.origin + "): " + s.refused,
                     t_.spec, field);
       return;
     }
-    if (!s.excluded.empty() && report_.wants(Severity::Warning, false)) {
-      report_.add("spread-group-excluded", Severity::Warning,
+    if (!s.excluded.empty() && report_.wants(findings::Severity::Warning, false)) {
+      report_.add("spread-group-excluded", findings::Severity::Warning,
                   wanted.origin + ": " + detail::join(s.excluded, ", ") +
                       (s.excluded.size() == 1 ? " is" : " are") +
                       " left out, since the images run on " + detail::list(plan_.platforms) +
                       "; the pods spread over " + detail::join(s.kept, ", "),
                   t_.spec, field);
     }
-    if (wanted.has_bases && report_.wants(Severity::Warning, false)) {
-      report_.add("spread-base-unexpressed", Severity::Warning,
+    if (wanted.has_bases && report_.wants(findings::Severity::Warning, false)) {
+      report_.add("spread-base-unexpressed", findings::Severity::Warning,
                   wanted.origin +
                       " gives a group a base, which a topology spread cannot keep: the pods are "
                       "divided by weight alone (realisation: split keeps bases, for Deployments "
                       "without an autoscaler)",
                   t_.spec, field);
     }
-    if (!s.added || !report_.wants(Severity::Warning, true)) return;
-    Finding& finding =
-        report_.add("spread-not-applied", Severity::Warning,
+    if (!s.added || !report_.wants(findings::Severity::Warning, true)) return;
+    findings::Finding& finding =
+        report_.add("spread-not-applied", findings::Severity::Warning,
                     "the pods do not spread over " + detail::join(s.kept, ", ") + " as " +
                         wanted.origin + " asks; archfit fix adds a topology spread over " +
                         wanted.key + " (maxSkew 1) and " + wanted.key + " In [" +
@@ -340,10 +340,10 @@ class Planner {
   };
 
   void report_taken(const Facts& f) {
-    if (!report_.wants(Severity::Warning, true)) return;
+    if (!report_.wants(findings::Severity::Warning, true)) return;
     std::string own = detail::describe_constraints(plan_.user, nodes_, true);
-    Finding& finding = report_.add(
-        "missing-arch-affinity", Severity::Warning,
+    findings::Finding& finding = report_.add(
+        "missing-arch-affinity", findings::Severity::Warning,
         "the pods' own architecture constraints (" +
             (own.empty() ? "in their node affinity" : own) +
             ") are archfit's to set (placement.respectExisting is false): archfit fix replaces "
@@ -364,7 +364,7 @@ class Planner {
       }
       if (reachable.empty()) return;
       report_.add(
-          "missing-arch-affinity", Severity::Error,
+          "missing-arch-affinity", findings::Severity::Error,
           "placement.mode is tolerationsOnly, so archfit adds only tolerations: the pods can "
           "still start on " +
               detail::join(reachable, ", ") + " nodes, where their images do not run (" +
@@ -374,11 +374,11 @@ class Planner {
           t_.spec, "spec.affinity");
       return;
     }
-    if (!report_.wants(Severity::Error, true)) return;
+    if (!report_.wants(findings::Severity::Error, true)) return;
     const char* field = selector_only ? "nodeSelector" : "affinity";
-    Finding& finding =
+    findings::Finding& finding =
         !own.empty()
-            ? report_.add("pinned-to-unsupported-platform", Severity::Error,
+            ? report_.add("pinned-to-unsupported-platform", findings::Severity::Error,
                           "the pods' node constraints (" + own + ") allow " +
                               detail::list(unsupported) + ", where their images do not run (" +
                               f.images.described() +
@@ -386,7 +386,7 @@ class Planner {
                               "node affinity that narrows them to " +
                               detail::list(f.S),
                           pinned_node(), pinned_field())
-            : report_.add("missing-arch-affinity", Severity::Error,
+            : report_.add("missing-arch-affinity", findings::Severity::Error,
                           "nothing keeps the pods off " + detail::list(unsupported) +
                               " nodes, where their images do not run (" + f.images.described() +
                               "); archfit fix adds " +
@@ -397,15 +397,15 @@ class Planner {
   }
 
   void report_preferences(const Facts& f) {
-    if (!report_.wants(Severity::Warning, true)) return;
+    if (!report_.wants(findings::Severity::Warning, true)) return;
     std::vector<std::string> weights;
     for (const std::string& arch : f.usable.archs()) {
       auto w = config_.preferred_weights.find(arch);
       if (w != config_.preferred_weights.end())
         weights.push_back(arch + " " + std::to_string(w->second));
     }
-    Finding& finding = report_.add(
-        "missing-arch-affinity", Severity::Warning,
+    findings::Finding& finding = report_.add(
+        "missing-arch-affinity", findings::Severity::Warning,
         "the pods do not prefer nodes by architecture as placement.preferredWeights asks (" +
             detail::join(weights, ", ") + "); archfit fix adds preferred node affinity for them",
         node_at("spec.affinity"), "spec.affinity");
@@ -423,7 +423,7 @@ class Planner {
     for (const std::string& arch : reachable.archs()) {
       if (detail::can_start_on(tolerations, arch, config_)) pending = false;
     }
-    Severity severity = pending ? Severity::Error : Severity::Warning;
+    findings::Severity severity = pending ? findings::Severity::Error : findings::Severity::Warning;
     if (!report_.wants(severity, true)) return;
     std::vector<std::string> names;
     bool only_prefer = true;
@@ -441,7 +441,7 @@ class Planner {
     std::string consequence = pending       ? ", so they stay Pending"
                               : only_prefer ? ", so the scheduler avoids those nodes"
                                             : ", so they never use those nodes";
-    Finding& finding =
+    findings::Finding& finding =
         report_.add("missing-toleration", severity,
                     "the pods can run on " + detail::join(archs, ", ") +
                         " nodes but do not tolerate their taints (" + detail::join(names, ", ") +
@@ -451,7 +451,7 @@ class Planner {
   }
 
   // Marks a finding fixable, with the field as it is and as fix writes it.
-  void fixable(Finding& f, const char* field) {
+  void fixable(findings::Finding& f, const char* field) {
     f.fixable = true;
     f.current = json_or_empty(field_of(plan_.current, field));
     f.proposed = json_or_empty(field_of(plan_.desired, field));
@@ -463,17 +463,17 @@ class Planner {
     auto& findings = plan_.findings;
     bool changes = plan_.changes_template();
     if (!changes || plan_.has_record) {
-      std::erase_if(findings, [](const Finding& f) { return f.fixable; });
+      std::erase_if(findings, [](const findings::Finding& f) { return f.fixable; });
     }
-    if (!changes || !report_.wants(Severity::Warning, true)) return;
+    if (!changes || !report_.wants(findings::Severity::Warning, true)) return;
     if (plan_.has_record) {
       report_stale();
       return;
     }
     if (std::none_of(findings.begin(), findings.end(),
-                     [](const Finding& f) { return f.fixable; })) {
-      Finding& f =
-          report_.add("missing-arch-affinity", Severity::Warning,
+                     [](const findings::Finding& f) { return f.fixable; })) {
+      findings::Finding& f =
+          report_.add("missing-arch-affinity", findings::Severity::Warning,
                       "archfit fix would change this template's placement", t_.spec, "spec");
       f.fixable = true;
     }
@@ -504,9 +504,9 @@ class Planner {
                 " are not what it writes now (the configuration changed, or they were edited); "
                 "archfit fix writes them again";
     }
-    Finding& f = report_.add("stale-placement", Severity::Warning, message,
-                             annotation_node(kPlatformsAnnotation),
-                             std::string("metadata.annotations.") + kPlatformsAnnotation);
+    findings::Finding& f = report_.add("stale-placement", findings::Severity::Warning, message,
+                                       annotation_node(kPlatformsAnnotation),
+                                       std::string("metadata.annotations.") + kPlatformsAnnotation);
     f.fixable = true;
   }
 

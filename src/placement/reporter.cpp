@@ -6,7 +6,7 @@ namespace {
 
 // Where a node's text ends, trailing blanks and line breaks aside: the line
 // of its last character and the column after it (in characters).
-void end_of(yaml::NodeRef at, Finding& f) {
+void end_of(yaml::NodeRef at, findings::Finding& f) {
   std::string_view text = at.text();
   std::size_t last = text.find_last_not_of(" \t\r\n");
   if (last == std::string_view::npos || f.line == 0) return;
@@ -27,20 +27,15 @@ void end_of(yaml::NodeRef at, Finding& f) {
 
 }  // namespace
 
-Finding& Reporter::add(const char* rule, Severity severity, std::string message, yaml::NodeRef at,
-                       const std::string& field) {
-  Finding& f = out_.emplace_back();
-  f.rule = rule;
-  f.severity = severity;
-  f.message = std::move(message);
-  f.file = where_.file;
-  f.document = where_.document;
+findings::Finding& Reporter::add(const char* rule, findings::Severity severity, std::string message,
+                                 yaml::NodeRef at, const std::string& field) {
   if (!at) at = where_.pod_template->spec;
-  f.line = at.line();
-  f.column = at.column();
-  end_of(at, f);
   const manifest::Workload& w = *where_.workload;
-  f.resource = ResourceRef{w.api_version, w.kind, w.name, w.namespace_name};
+  findings::Finding& f = out_.emplace_back(findings::make_finding(
+      rule, std::move(message), {where_.file, where_.document, at.line(), at.column()},
+      {w.api_version, w.kind, w.name, w.namespace_name}));
+  f.severity = severity;
+  end_of(at, f);
   f.field_path = path(field);
   return f;
 }

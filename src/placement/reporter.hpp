@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include <archfit/placement/finding.hpp>
+#include <archfit/findings/finding.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/yaml/node.hpp>
 
@@ -13,15 +13,16 @@ namespace archfit::placement::detail {
 
 class Reporter {
  public:
-  Reporter(const TemplateContext& where, std::vector<Finding>& out) : where_(where), out_(out) {}
+  Reporter(const TemplateContext& where, std::vector<findings::Finding>& out)
+      : where_(where), out_(out) {}
 
   // Whether a finding of this kind is wanted at all (see TemplateContext::quiet).
-  bool wants(Severity severity, bool fixable) const {
-    return !where_.quiet || (severity > Severity::Info && !fixable);
+  bool wants(findings::Severity severity, bool fixable) const {
+    return !where_.quiet || (severity > findings::Severity::Info && !fixable);
   }
 
-  Finding& add(const char* rule, Severity severity, std::string message, yaml::NodeRef at,
-               const std::string& field);
+  findings::Finding& add(const char* rule, findings::Severity severity, std::string message,
+                         yaml::NodeRef at, const std::string& field);
 
   // The path of a field below the pod template, from the document root.
   std::string path(const std::string& field) const;
@@ -30,7 +31,7 @@ class Reporter {
 
  private:
   const TemplateContext& where_;
-  std::vector<Finding>& out_;
+  std::vector<findings::Finding>& out_;
 };
 
 }  // namespace archfit::placement::detail

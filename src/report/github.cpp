@@ -13,8 +13,8 @@ namespace archfit::report::detail {
 
 namespace {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
 constexpr std::size_t kShown[] = {9, 10, 10};  // info (notice), warning, error
 
@@ -45,13 +45,13 @@ std::string escape(std::string_view text, bool property) {
   return out;
 }
 
-const char* command(Severity s) {
+const char* command(findings::Severity s) {
   switch (s) {
-    case Severity::Error:
+    case findings::Severity::Error:
       return "error";
-    case Severity::Warning:
+    case findings::Severity::Warning:
       return "warning";
-    case Severity::Info:
+    case findings::Severity::Info:
       return "notice";
   }
   return "notice";
@@ -61,7 +61,7 @@ class GithubWriter : public Writer {
  public:
   GithubWriter(std::ostream& out, const WriterOptions& options) : out_(out), options_(options) {}
 
-  void add(const Finding& f) override {
+  void add(const findings::Finding& f) override {
     auto s = static_cast<std::size_t>(f.severity);
     if (kept_[s].size() >= kShown[s]) return;
     std::string line = "::";
@@ -96,7 +96,7 @@ class GithubWriter : public Writer {
     for (std::size_t s : {2, 1, 0}) {
       if (counts[s] > kept_[s].size()) {
         left += (left.empty() ? "" : ", ") + std::to_string(counts[s] - kept_[s].size()) + " " +
-                std::string(placement::severity_name(static_cast<Severity>(s))) +
+                std::string(findings::severity_name(static_cast<findings::Severity>(s))) +
                 (counts[s] - kept_[s].size() == 1 ? "" : "s");
       }
     }

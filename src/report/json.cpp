@@ -8,7 +8,7 @@ namespace archfit::report::detail {
 
 namespace {
 
-using placement::Finding;
+using findings::Finding;
 
 class JsonWriter : public Writer {
  public:
@@ -19,10 +19,10 @@ class JsonWriter : public Writer {
     w_.StartArray();
   }
 
-  void add(const Finding& f) override {
+  void add(const findings::Finding& f) override {
     w_.StartObject();
     out_.string("rule", f.rule);
-    out_.string("severity", placement::severity_name(f.severity));
+    out_.string("severity", findings::severity_name(f.severity));
     out_.string("message", f.message);
     out_.string("file", f.file);
     out_.number("line", f.line);

@@ -14,8 +14,8 @@ namespace archfit::report::detail {
 
 namespace {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
 // Text for XML 1.0: markup characters escaped; characters XML cannot hold
 // (C0 controls other than tab and line breaks) written as \xNN. In an
@@ -61,15 +61,15 @@ std::string xml(std::string_view text, bool attribute = false) {
 // A workload's kind and name; a document that does not say what it is (one
 // archfit could not read) by its place in the file.
 std::string case_name(const WorkloadSeen& w) {
-  const placement::ResourceRef& r = w.resource;
+  const findings::ResourceRef& r = w.resource;
   if (r.kind.empty()) return "document " + std::to_string(w.document + 1);
   return r.kind + " " + (r.namespace_name.empty() ? "" : r.namespace_name + "/") + r.name;
 }
 
 struct Case {
   WorkloadSeen workload;
-  std::vector<const Finding*> failures;  // point into findings_
-  std::string out;                       // infos
+  std::vector<const findings::Finding*> failures;  // point into findings_
+  std::string out;                                 // infos
 };
 
 class JunitWriter : public Writer {
@@ -82,7 +82,7 @@ class JunitWriter : public Writer {
     cases_.push_back(Case{w, {}, {}});
   }
 
-  void add(const Finding& f) override {
+  void add(const findings::Finding& f) override {
     if (f.file != file_) flush();
     file_ = f.file;
     Case* c = nullptr;
@@ -99,7 +99,7 @@ class JunitWriter : public Writer {
       cases_.push_back(Case{WorkloadSeen{f.file, f.document, f.line, f.resource}, {}, {}});
       c = &cases_.back();
     }
-    if (f.severity == Severity::Info) {
+    if (f.severity == findings::Severity::Info) {
       c->out += line_of(f) + "\n";
     } else {
       findings_.push_back(f);
@@ -120,10 +120,10 @@ class JunitWriter : public Writer {
   }
 
  private:
-  static std::string line_of(const Finding& f) {
+  static std::string line_of(const findings::Finding& f) {
     std::string where = f.file;
     if (f.line > 0) where += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    return where + ": " + std::string(placement::severity_name(f.severity)) + " " + f.rule + ": " +
+    return where + ": " + std::string(findings::severity_name(f.severity)) + " " + f.rule + ": " +
            f.message;
   }
 
@@ -145,7 +145,7 @@ class JunitWriter : public Writer {
         continue;
       }
       s << ">\n";
-      for (const Finding* f : c.failures) {
+      for (const findings::Finding* f : c.failures) {
         s << "      <failure type=\"" << xml(f->rule) << "\" message=\"" << xml(f->message, true)
           << "\">" << xml(line_of(*f)) << "</failure>\n";
       }
@@ -162,8 +162,8 @@ class JunitWriter : public Writer {
   std::ostream& out_;
   Spool suites_;
   std::string file_;
-  std::vector<Case> cases_;       // of file_
-  std::deque<Finding> findings_;  // of file_; a deque, so that pointers stay
+  std::vector<Case> cases_;                 // of file_
+  std::deque<findings::Finding> findings_;  // of file_; a deque, so that pointers stay
   std::size_t tests_ = 0;
   std::size_t failures_ = 0;
 };

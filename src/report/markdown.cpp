@@ -10,8 +10,8 @@ namespace archfit::report::detail {
 
 namespace {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
 constexpr std::size_t kLimit = 1000 * 1000;  // a margin under GitHub's 1 MiB
 
@@ -47,12 +47,12 @@ class MarkdownWriter : public Writer {
  public:
   explicit MarkdownWriter(std::ostream& out) : out_(out) {}
 
-  void add(const Finding& f) override {
+  void add(const findings::Finding& f) override {
     by_rule_[f.rule].add(f.severity);
-    if (f.severity == Severity::Info) return;
+    if (f.severity == findings::Severity::Info) return;
     std::string where = cell(f.file);
     if (f.line > 0) where += ":" + std::to_string(f.line);
-    std::string row = "| " + std::string(placement::severity_name(f.severity)) + " | `" + where +
+    std::string row = "| " + std::string(findings::severity_name(f.severity)) + " | `" + where +
                       "` | " + cell(f.resource.kind + " " + f.resource.name) + " | `" + f.rule +
                       "` | " + cell(f.message) + " |\n";
     if (table_.size() + row.size() > kLimit / 2) {

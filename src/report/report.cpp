@@ -10,8 +10,8 @@
 
 namespace archfit::report {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
 namespace {
 
@@ -58,37 +58,38 @@ Format parse_format(std::string_view name) {
   fail(ErrorKind::Usage, "unknown format \"" + std::string(name) + "\"; use " + known);
 }
 
-void Counts::add(Severity s) {
+void Counts::add(findings::Severity s) {
   switch (s) {
-    case Severity::Error:
+    case findings::Severity::Error:
       ++errors;
       break;
-    case Severity::Warning:
+    case findings::Severity::Warning:
       ++warnings;
       break;
-    case Severity::Info:
+    case findings::Severity::Info:
       ++infos;
       break;
   }
 }
 
-std::size_t Counts::at_least(Severity s) const {
+std::size_t Counts::at_least(findings::Severity s) const {
   switch (s) {
-    case Severity::Error:
+    case findings::Severity::Error:
       return errors;
-    case Severity::Warning:
+    case findings::Severity::Warning:
       return errors + warnings;
-    case Severity::Info:
+    case findings::Severity::Info:
       return errors + warnings + infos;
   }
   return 0;
 }
 
-void sort_findings(std::vector<Finding>& findings) {
-  std::stable_sort(findings.begin(), findings.end(), [](const Finding& a, const Finding& b) {
-    return std::tie(a.file, a.document, a.line, a.column, a.rule) <
-           std::tie(b.file, b.document, b.line, b.column, b.rule);
-  });
+void sort_findings(std::vector<findings::Finding>& findings) {
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const findings::Finding& a, const findings::Finding& b) {
+                     return std::tie(a.file, a.document, a.line, a.column, a.rule) <
+                            std::tie(b.file, b.document, b.line, b.column, b.rule);
+                   });
 }
 
 std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
@@ -110,13 +111,13 @@ std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
   return detail::text_writer(out, options);
 }
 
-std::string source_path(const Finding& f, const WriterOptions& options) {
+std::string source_path(const findings::Finding& f, const WriterOptions& options) {
   if (f.source.empty() || options.source_root.empty()) return f.source;
   return (std::filesystem::path(options.source_root) / f.source).lexically_normal().string();
 }
 
 // FNV-1a, 64 bits, over the parts with a separator no part contains.
-std::string fingerprint(const Finding& f) {
+std::string fingerprint(const findings::Finding& f) {
   std::uint64_t h = 14695981039346656037ull;
   auto mix = [&h](std::string_view part) {
     for (unsigned char c : part) {

@@ -5,7 +5,7 @@
 // manifests rendered afresh. Written as findings come.
 #include <filesystem>
 
-#include <archfit/report/rules.hpp>
+#include <archfit/findings/rules.hpp>
 
 #include "report/json_out.hpp"
 #include "report/writers.hpp"
@@ -14,16 +14,16 @@ namespace archfit::report::detail {
 
 namespace {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
-const char* level(Severity s) {
+const char* level(findings::Severity s) {
   switch (s) {
-    case Severity::Error:
+    case findings::Severity::Error:
       return "error";
-    case Severity::Warning:
+    case findings::Severity::Warning:
       return "warning";
-    case Severity::Info:
+    case findings::Severity::Info:
       return "note";
   }
   return "note";
@@ -74,10 +74,10 @@ class SarifWriter : public Writer {
     w_.StartObject();
     out_.string("name", "archfit");
     if (!options.tool_version.empty()) out_.string("version", options.tool_version);
-    out_.string("informationUri", homepage());
+    out_.string("informationUri", findings::homepage());
     w_.Key("rules");
     w_.StartArray();
-    for (const Rule& r : rules())
+    for (const findings::Rule& r : findings::rules())
       write_rule(r);
     w_.EndArray();
     w_.EndObject();
@@ -95,11 +95,11 @@ class SarifWriter : public Writer {
     w_.StartArray();
   }
 
-  void add(const Finding& f) override {
-    const Rule& r = rule(f.rule);
+  void add(const findings::Finding& f) override {
+    const findings::Rule& r = findings::rule(f.rule);
     w_.StartObject();
     out_.string("ruleId", f.rule);
-    out_.number("ruleIndex", static_cast<unsigned>(&r - rules().data()));
+    out_.number("ruleIndex", static_cast<unsigned>(&r - findings::rules().data()));
     out_.string("level", level(f.severity));
     text("message", f.message);
     // With a source root, the alert goes on the chart's template (lines of
@@ -168,7 +168,7 @@ class SarifWriter : public Writer {
 
   // Where the finding is in its file; a node whose end is unknown spans one
   // character.
-  static Region region_of(const Finding& f) {
+  static Region region_of(const findings::Finding& f) {
     if (f.line == 0) return {};
     bool end = f.end_line > f.line || (f.end_line == f.line && f.end_column > f.column);
     return Region{f.line, f.column, end ? f.end_line : f.line, end ? f.end_column : f.column + 1};
@@ -201,7 +201,7 @@ class SarifWriter : public Writer {
     w_.EndObject();
   }
 
-  void write_rule(const Rule& r) {
+  void write_rule(const findings::Rule& r) {
     w_.StartObject();
     out_.string("id", r.id);
     text("shortDescription", r.summary);

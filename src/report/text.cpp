@@ -7,19 +7,19 @@ namespace archfit::report::detail {
 
 namespace {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
 class TextWriter : public Writer {
  public:
   TextWriter(std::ostream& out, const WriterOptions& options) : out_(out), options_(options) {}
 
-  void add(const Finding& f) override {
+  void add(const findings::Finding& f) override {
     if (f.severity < options_.shown) return;
     out_ << f.file;
     if (f.line > 0) out_ << ':' << f.line << ':' << f.column;
     if (!f.source.empty()) out_ << " (" << source_path(f, options_) << ')';
-    out_ << ": " << placement::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
+    out_ << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
          << '\n';
   }
 

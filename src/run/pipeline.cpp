@@ -44,7 +44,7 @@ enum class Outcome { Unchanged, Changed, Deferred };
 struct Work {
   Outcome outcome = Outcome::Unchanged;
   std::string edited;
-  std::vector<placement::Finding> findings;
+  std::vector<findings::Finding> findings;
   std::vector<report::WorkloadSeen> seen;  // when the sink wants workloads
   std::size_t workloads = 0;
   std::size_t templates = 0;
@@ -53,7 +53,7 @@ struct Work {
   bool unresolved_failure = false;
   std::vector<manifest::PullSecret> secrets;  // first pass only
   std::vector<WantCollector::Use> uses;       // images only a registry can answer
-  std::optional<placement::Finding> stop;     // what stops reading the file here
+  std::optional<findings::Finding> stop;      // what stops reading the file here
   std::exception_ptr error;                   // a bug or a setting: fails the run
 };
 
@@ -77,7 +77,7 @@ constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
 
 // The object a document that archfit refuses is about, as far as it can
 // tell: the document read as it is (a repeated key's last value wins).
-placement::ResourceRef object_of(const yaml::DocumentText& doc) {
+findings::ResourceRef object_of(const yaml::DocumentText& doc) {
   try {
     yaml::Limits as_is;
     as_is.reject_duplicate_keys = false;
@@ -88,8 +88,8 @@ placement::ResourceRef object_of(const yaml::DocumentText& doc) {
       return n.is_scalar() ? std::string(n.scalar()) : std::string();
     };
     yaml::NodeRef metadata = root.get("metadata").resolved();
-    return placement::ResourceRef{text(root.get("apiVersion")), text(root.get("kind")),
-                                  text(metadata.get("name")), text(metadata.get("namespace"))};
+    return findings::ResourceRef{text(root.get("apiVersion")), text(root.get("kind")),
+                                 text(metadata.get("name")), text(metadata.get("namespace"))};
   } catch (const Error&) {
     return {};
   }
@@ -97,18 +97,13 @@ placement::ResourceRef object_of(const yaml::DocumentText& doc) {
 
 // An error finding for a fault in the input: `unreadable-file` stops its
 // file, `invalid-document` only its document (docs/rules.md).
-placement::Finding fault_finding(std::string_view rule, const std::string& file,
-                                 std::uint32_t document, const Error& e) {
-  placement::Finding f;
-  f.rule = std::string(rule);
-  f.severity = placement::Severity::Error;
-  f.file = file;
-  f.document = document;
-  f.line = e.where().line;
-  f.column = e.where().column;
-  f.message = e.message() + (rule == "unreadable-file" ? "; archfit leaves the whole file as it is"
-                                                       : "; archfit leaves this document as it is");
-  return f;
+findings::Finding fault_finding(std::string_view rule, const std::string& file,
+                                std::uint32_t document, const Error& e) {
+  return findings::make_finding(
+      rule,
+      e.message() + (rule == "unreadable-file" ? "; archfit leaves the whole file as it is"
+                                               : "; archfit leaves this document as it is"),
+      {file, document, e.where().line, e.where().column});
 }
 
 unsigned worker_count() {
@@ -123,7 +118,7 @@ struct Resume {
   std::uint32_t first_line = 0;
   std::uint32_t index = 0;
   std::uint32_t stop_index = std::numeric_limits<std::uint32_t>::max();
-  std::optional<placement::Finding> stop;  // reported after the set-aside documents
+  std::optional<findings::Finding> stop;  // reported after the set-aside documents
 };
 
 // Runs the documents of every file through discovery, placement and editing,
@@ -164,7 +159,7 @@ class Pipeline {
   }
 
   // `unread`: why the file could not be read at all, if it could not.
-  void first_pass(FileResult& file, std::optional<placement::Finding> unread) {
+  void first_pass(FileResult& file, std::optional<findings::Finding> unread) {
     Resume& resume = resumes_.emplace_back();
     if (waiting_) resume.set_aside = true;
     if (unread) return stop(file, resume, std::move(*unread), 0);
@@ -253,7 +248,7 @@ class Pipeline {
   // A file that cannot be read on from document `index`: nothing of it is
   // written. Its finding comes after those of the documents before it, which
   // may still wait for the registry.
-  void stop(FileResult& file, Resume& resume, placement::Finding why, std::uint32_t index) {
+  void stop(FileResult& file, Resume& resume, findings::Finding why, std::uint32_t index) {
     file.stopped = true;
     file.edits = Splices();
     resume.stop_index = index;
@@ -264,10 +259,10 @@ class Pipeline {
     }
   }
 
-  void report(const placement::Finding& f) {
+  void report(const findings::Finding& f) {
     if (is_fault(f)) ++run_.faults;
     run_.counts.add(f.severity);
-    if (!f.fixable && f.severity == placement::Severity::Error) ++run_.unfixable_errors;
+    if (!f.fixable && f.severity == findings::Severity::Error) ++run_.unfixable_errors;
     sink_.finding(f);
   }
 
@@ -280,7 +275,7 @@ class Pipeline {
     for (const report::WorkloadSeen& seen : w.seen)
       sink_.workload(seen);
     report::sort_findings(w.findings);
-    for (const placement::Finding& f : w.findings)
+    for (const findings::Finding& f : w.findings)
       report(f);
     append(file, piece);
   }
@@ -298,8 +293,8 @@ class Pipeline {
         w.outcome = process_document(file, piece, mode, first);
         // fix and --remove report only what is left for a person to do.
         if (task_ != Task::Lint && !options_.report_everything) {
-          std::erase_if(w.findings, [](const placement::Finding& f) {
-            return f.fixable || f.severity < placement::Severity::Warning;
+          std::erase_if(w.findings, [](const findings::Finding& f) {
+            return f.fixable || f.severity < findings::Severity::Warning;
           });
         }
       } catch (const Error& e) {
@@ -312,7 +307,7 @@ class Pipeline {
         } else if (e.kind() == ErrorKind::Input) {
           w = Work();
           w.counted = w.object = first;
-          placement::Finding f = fault_finding("invalid-document", file.input.name, piece.index, e);
+          findings::Finding f = fault_finding("invalid-document", file.input.name, piece.index, e);
           f.resource = object_of(piece.doc);
           w.findings.push_back(std::move(f));
         } else {
@@ -404,7 +399,7 @@ class Pipeline {
       if (sink_.workload) {
         work.seen.push_back(report::WorkloadSeen{
             file.input.name, piece.index, w.object.line(),
-            placement::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name}});
+            findings::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name}});
       }
       const pools::TopologySpread* spread = nullptr;
       if (topology_ && task_ != Task::Remove) {
@@ -422,15 +417,15 @@ class Pipeline {
         p.path = join_path(w.path, t.path);
         p.index = index++;
         std::size_t begin = work.findings.size();
-        for (placement::Finding& f : p.plan.findings) {
-          if (f.rule == "unresolved-image" && f.severity == placement::Severity::Error) {
+        for (findings::Finding& f : p.plan.findings) {
+          if (f.rule == "unresolved-image" && f.severity == findings::Severity::Error) {
             work.unresolved_failure = true;
           }
           f.source = source_of(w);
           work.findings.push_back(std::move(f));
         }
         p.plan.findings.clear();
-        if (std::optional<placement::Finding> f = check_feasibility(p, pools_[file.setting])) {
+        if (std::optional<findings::Finding> f = check_feasibility(p, pools_[file.setting])) {
           f->source = source_of(w);
           work.findings.push_back(std::move(*f));
         }
@@ -442,7 +437,7 @@ class Pipeline {
       analyzer->analyze(DocumentView{file.input.name, piece.index, tree, workloads, file.setting},
                         work.findings);
       for (std::size_t k = begin; k < work.findings.size(); ++k) {
-        placement::Finding& f = work.findings[k];
+        findings::Finding& f = work.findings[k];
         if (f.file.empty()) f.file = file.input.name;
         f.document = piece.index;
       }
@@ -496,7 +491,7 @@ class Pipeline {
                                 const std::string& path, const std::string& reason,
                                 std::pair<std::size_t, std::size_t> range,
                                 const placement::Lookup& lookup, placement::Action action,
-                                std::vector<placement::Finding>& findings) const {
+                                std::vector<findings::Finding>& findings) const {
     auto first = findings.begin() + static_cast<std::ptrdiff_t>(range.first);
     auto last = findings.begin() + static_cast<std::ptrdiff_t>(range.second);
     std::size_t removed = 0;
@@ -504,27 +499,23 @@ class Pipeline {
       removed = range.second - range.first;
       findings.erase(first, last);
       where.quiet = false;
-      for (placement::Finding& f :
+      for (findings::Finding& f :
            placement::plan_template(where, config, lookup, action).findings) {
-        if (f.fixable) placement::leave_to_a_person(f);
+        if (f.fixable) findings::leave_to_a_person(f);
         findings.push_back(std::move(f));
       }
     } else {
       for (auto f = first; f != last; ++f) {
-        if (f->fixable) placement::leave_to_a_person(*f);
+        if (f->fixable) findings::leave_to_a_person(*f);
       }
     }
-    placement::Finding f;
-    f.rule = "uneditable-yaml";
-    f.severity = placement::Severity::Error;
-    f.message =
-        "archfit leaves this pod template as it is: " + reason + "; make the change by hand";
-    f.file = where.file;
-    f.document = where.document;
-    f.line = where.pod_template->node.line();
-    f.column = where.pod_template->node.column();
     const manifest::Workload& w = *where.workload;
-    f.resource = placement::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name};
+    findings::Finding f = findings::make_finding(
+        "uneditable-yaml",
+        "archfit leaves this pod template as it is: " + reason + "; make the change by hand",
+        {where.file, where.document, where.pod_template->node.line(),
+         where.pod_template->node.column()},
+        {w.api_version, w.kind, w.name, w.namespace_name});
     f.field_path = path;
     findings.push_back(std::move(f));
     return removed;
@@ -571,7 +562,7 @@ ArchLookup local_archs(const Setting& setting) {
 
 }  // namespace
 
-bool is_fault(const placement::Finding& f) {
+bool is_fault(const findings::Finding& f) {
   return f.rule == "invalid-document" || f.rule == "unreadable-file";
 }
 
@@ -615,7 +606,7 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
   run.files.reserve(inputs.size());  // pieces point into the files' text
   // Why a file could not be read, for each that could not: it is reported,
   // and the others go on.
-  std::vector<std::optional<placement::Finding>> unread(inputs.size());
+  std::vector<std::optional<findings::Finding>> unread(inputs.size());
   for (Input* input : ordered) {
     FileResult& file = run.files.emplace_back();
     file.input = input->file;

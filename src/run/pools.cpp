@@ -3,10 +3,10 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
+#include <archfit/findings/rules.hpp>
 #include <archfit/placement/ownership.hpp>
 #include <archfit/pools/feasibility.hpp>
 #include <archfit/pools/read.hpp>
-#include <archfit/report/rules.hpp>
 #include <archfit/run/pools.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -21,19 +21,11 @@ using yaml::Value;
 // Pools listed in a no-feasible-pool message; the rest are counted.
 constexpr std::size_t kPoolsNamed = 10;
 
-placement::Finding finding(std::string rule, std::string message, const std::string& file,
-                           std::uint32_t document, yaml::NodeRef at,
-                           placement::ResourceRef resource) {
-  placement::Finding f;
-  f.severity = report::rule(rule).severity;
-  f.rule = std::move(rule);
-  f.message = std::move(message);
-  f.file = file;
-  f.document = document;
-  f.line = at.line();
-  f.column = at.column();
-  f.resource = std::move(resource);
-  return f;
+findings::Finding finding(std::string rule, std::string message, const std::string& file,
+                          std::uint32_t document, yaml::NodeRef at,
+                          findings::ResourceRef resource) {
+  return findings::make_finding(rule, std::move(message), {file, document, at.line(), at.column()},
+                                std::move(resource));
 }
 
 std::vector<std::string> taints_path(const pools::Pool& p) {
@@ -334,7 +326,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
            (requirements == nullptr || requirements->is_sequence());
   };
   auto resource = [](const pools::Pool& pool) {
-    return placement::ResourceRef{pool.api_version, pool.kind, pool.name, ""};
+    return findings::ResourceRef{pool.api_version, pool.kind, pool.name, ""};
   };
   for (pools::Pool& pool : found) {
     pool.file = file;
@@ -347,7 +339,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
         std::size_t i = std::stoul(pool.path.substr(list.size() + 1));
         at = yaml::lookup(root.resolved(), list).resolved().item(i);
       }
-      placement::Finding f =
+      findings::Finding f =
           finding(problem.rule, std::move(problem.message), file, document, at, resource(pool));
       f.fixable = !problem.add.empty() && fixable;
       f.field_path = pool.path.empty() ? "" : pool.path + ".taints";
@@ -375,7 +367,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   const std::string how =
       values_fixable ? "archfit fix adds it" : "with nodePools.fix: true archfit fix adds it";
   auto spread_finding = [&](const std::string& message, bool fixable) {
-    placement::Finding f =
+    findings::Finding f =
         finding("spread-pool-values-missing", message, file, document, root, resource(pool));
     f.fixable = fixable;
     f.field_path = dotted(rpath);
@@ -421,7 +413,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
         finding("uneditable-yaml",
                 "archfit leaves this pool as it is: " + why + "; make the change by hand", file,
                 document, root, resource(pool)));
-    for (placement::Finding& f : out.findings)
+    for (findings::Finding& f : out.findings)
       f.fixable = false;
     return out;
   }
@@ -438,8 +430,8 @@ void give_spread_values(std::vector<pools::Pool>& all,
   }
 }
 
-std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
-                                                    const std::vector<pools::Pool>& all) {
+std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
+                                                   const std::vector<pools::Pool>& all) {
   if (all.empty()) return std::nullopt;
   const Value* spec = t.plan.desired.find("spec");
   pools::PodNeeds needs = pools::needs_of(spec != nullptr ? *spec : Value::mapping());
@@ -460,7 +452,7 @@ std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
   if (named > kPoolsNamed)
     reasons += "; and " + std::to_string(named - kPoolsNamed) + " more pools";
   const manifest::Workload& w = *t.where.workload;
-  placement::Finding f =
+  findings::Finding f =
       finding("no-feasible-pool",
               "no node pool can run the pods of " + w.kind + " \"" + w.name + "\": " + reasons,
               t.where.file, t.where.document, t.where.pod_template->node,

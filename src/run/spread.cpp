@@ -6,9 +6,9 @@
 #include <archfit/base/splices.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/edit/document.hpp>
+#include <archfit/findings/rules.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/pools/allocation.hpp>
-#include <archfit/report/rules.hpp>
 #include <archfit/run/spread.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -118,18 +118,11 @@ std::optional<std::string> apply(const yaml::Tree& tree, std::uint32_t first_lin
   return r.changed ? r.text : std::string(tree.text());
 }
 
-placement::Finding finding(std::string rule, std::string message, const DocumentView& doc,
-                           const manifest::Workload& w) {
-  placement::Finding f;
-  f.severity = report::rule(rule).severity;
-  f.rule = std::move(rule);
-  f.message = std::move(message);
-  f.file = doc.file;
-  f.document = doc.document;
-  f.line = w.object.line();
-  f.column = w.object.column();
-  f.resource = {w.api_version, w.kind, w.name, w.namespace_name};
-  return f;
+findings::Finding finding(std::string rule, std::string message, const DocumentView& doc,
+                          const manifest::Workload& w) {
+  return findings::make_finding(rule, std::move(message),
+                                {doc.file, doc.document, w.object.line(), w.object.column()},
+                                {w.api_version, w.kind, w.name, w.namespace_name});
 }
 
 // Each document of the stream as `edit` gives it (nothing: as it is). A
@@ -307,7 +300,7 @@ std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w
 }
 
 void SpreadAnalyzer::analyze(const DocumentView& doc,
-                             std::vector<placement::Finding>& findings) const {
+                             std::vector<findings::Finding>& findings) const {
   for (const manifest::Workload& w : doc.workloads) {
     if (w.kind == "Job" || w.kind == "CronJob" || w.templates.empty()) continue;  // as the webhooks
     std::optional<Record> record = w.path.empty() ? record_of(w.object) : std::nullopt;
@@ -347,7 +340,7 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
                           plan.spec->origin + "); archfit fix splits its " +
                           std::to_string(plan.replicas) + " replicas into " + list;
     if (!splits_) message += " (not here: run archfit fix on the manifests)";
-    placement::Finding f = finding("spread-not-split", std::move(message), doc, w);
+    findings::Finding f = finding("spread-not-split", std::move(message), doc, w);
     f.fixable = splits_;
     findings.push_back(std::move(f));
   }

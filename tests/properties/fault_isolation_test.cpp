@@ -109,7 +109,7 @@ Outcome run_on(const std::vector<Input>& inputs, Task task) {
     for (const yaml::DocumentText& doc : yaml::split_stream(output))
       out.documents.push_back(file.input.name + ": " + std::string(doc.text));
   }
-  for (const placement::Finding& f : e.findings) {
+  for (const findings::Finding& f : e.findings) {
     out.findings.emplace_back(f.file, f.rule, static_cast<int>(f.severity), f.message,
                               f.resource.kind + "/" + f.resource.name, f.field_path);
   }

@@ -31,7 +31,7 @@ struct Engine {
   placement::Config config = placement::Config::defaults();
   resolve::Resolver resolver;
   // What the last run reported.
-  std::vector<placement::Finding> findings;
+  std::vector<findings::Finding> findings;
   std::vector<report::WorkloadSeen> workloads;
 
   run::RunResult run(const std::vector<run::Input>& inputs, run::Task task,
@@ -39,7 +39,7 @@ struct Engine {
     findings.clear();
     workloads.clear();
     run::RunSink sink;
-    sink.finding = [this](const placement::Finding& f) { findings.push_back(f); };
+    sink.finding = [this](const findings::Finding& f) { findings.push_back(f); };
     sink.workload = [this](const report::WorkloadSeen& w) { workloads.push_back(w); };
     return run::run_pipeline(inputs, config, resolver, task, sink, options);
   }
@@ -50,14 +50,14 @@ struct Engine {
   // The rules the last run reported whose ids start with `prefix`, in order.
   std::vector<std::string> rules(const std::string& prefix = "") const {
     std::vector<std::string> out;
-    for (const placement::Finding& f : findings) {
+    for (const findings::Finding& f : findings) {
       if (f.rule.rfind(prefix, 0) == 0) out.push_back(f.rule);
     }
     return out;
   }
   // The first finding of a rule; nullptr when there is none.
-  const placement::Finding* find(const std::string& rule) const {
-    for (const placement::Finding& f : findings) {
+  const findings::Finding* find(const std::string& rule) const {
+    for (const findings::Finding& f : findings) {
       if (f.rule == rule) return &f;
     }
     return nullptr;

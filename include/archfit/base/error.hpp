@@ -13,7 +13,7 @@
 //    and returns std::optional<T>, or bool when there is no value, with the
 //    message Error would carry in an optional `std::string* why`.
 // 3. A finding about the user's manifests is neither: it is data
-//    (placement::Finding) and never an exception.
+//    (findings::Finding) and never an exception.
 #pragma once
 
 #include <cstdint>

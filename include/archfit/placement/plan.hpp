@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include <archfit/findings/finding.hpp>
 #include <archfit/image/platform_set.hpp>
 #include <archfit/image/reference.hpp>
 #include <archfit/manifest/workload.hpp>
 #include <archfit/placement/answer.hpp>
 #include <archfit/placement/config.hpp>
-#include <archfit/placement/finding.hpp>
 #include <archfit/pools/spread.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/value.hpp>
@@ -43,7 +43,7 @@ struct TemplatePlan {
   // The plan takes out or fills in values of the user's: before writing,
   // check that taking archfit's changes out gives those bytes back.
   bool gives_back = false;
-  std::vector<Finding> findings;
+  std::vector<findings::Finding> findings;
   image::PlatformSet platforms;  // S: where every image runs, within the cluster
 
   // fix changes this template.

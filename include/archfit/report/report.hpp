@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include <archfit/placement/finding.hpp>
+#include <archfit/findings/finding.hpp>
 
 namespace archfit::report {
 
@@ -29,9 +29,9 @@ struct Counts {
   std::size_t warnings = 0;
   std::size_t infos = 0;
 
-  void add(placement::Severity s);
+  void add(findings::Severity s);
   // Findings of severity `at_least` or worse.
-  std::size_t at_least(placement::Severity s) const;
+  std::size_t at_least(findings::Severity s) const;
 };
 
 struct Summary {
@@ -42,12 +42,12 @@ struct Summary {
 };
 
 // Findings in the order reports list them: by file, document, line, column, rule.
-void sort_findings(std::vector<placement::Finding>& findings);
+void sort_findings(std::vector<findings::Finding>& findings);
 
 struct WriterOptions {
-  placement::Severity shown = placement::Severity::Info;  // text: the least severe listed
-  std::string category;                                   // sarif: runs[].automationDetails.id
-  std::string tool_version;                               // sarif: tool.driver.version
+  findings::Severity shown = findings::Severity::Info;  // text: the least severe listed
+  std::string category;                                 // sarif: runs[].automationDetails.id
+  std::string tool_version;                             // sarif: tool.driver.version
   // Where helm charts are, relative to the repository: a finding's source
   // (chart/templates/x.yaml) is reported as <source_root>/<source>, and
   // sarif and github point at that file. "": sources as helm wrote them.
@@ -56,7 +56,7 @@ struct WriterOptions {
 
 // The finding's source as reports give it (see WriterOptions::source_root);
 // "" when it has none.
-std::string source_path(const placement::Finding& f, const WriterOptions& options);
+std::string source_path(const findings::Finding& f, const WriterOptions& options);
 
 // A workload the run read, whether or not it has findings (junit makes a
 // test case of each).
@@ -64,14 +64,14 @@ struct WorkloadSeen {
   std::string file;
   std::uint32_t document = 0;
   std::uint32_t line = 0;
-  placement::ResourceRef resource;
+  findings::ResourceRef resource;
 };
 
 // Writes a report as the run goes, so that a run need not hold its findings.
 class Writer {
  public:
   virtual ~Writer() = default;
-  virtual void add(const placement::Finding& f) = 0;
+  virtual void add(const findings::Finding& f) = 0;
   // Before the findings of its document.
   virtual void add_workload(const WorkloadSeen&) {}
   // What `fix --diff` would print (markdown shows it); before finish().
@@ -92,6 +92,6 @@ std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
 
 // A stable identity of a finding that survives line moves and rendering:
 // a hex hash of its rule, resource kind, namespace, name and field path.
-std::string fingerprint(const placement::Finding& f);
+std::string fingerprint(const findings::Finding& f);
 
 }  // namespace archfit::report

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <archfit/findings/finding.hpp>
 #include <archfit/placement/config.hpp>
-#include <archfit/placement/finding.hpp>
 #include <archfit/pools/lint.hpp>
 #include <archfit/pools/pool.hpp>
 #include <archfit/run/document_edits.hpp>
@@ -29,7 +29,7 @@ std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
 pools::ArchTaints arch_taints(const placement::Config& config);
 
 struct PoolDocument {
-  std::vector<placement::Finding> findings;
+  std::vector<findings::Finding> findings;
   std::optional<std::string> text;  // the new document text, when fix changes it
 };
 
@@ -47,7 +47,7 @@ void give_spread_values(std::vector<pools::Pool>& all,
 
 // no-feasible-pool for a planned template, as fix leaves it, when no pool
 // can run its pods; nothing when one can or there are no pools.
-std::optional<placement::Finding> check_feasibility(const PlannedTemplate& t,
-                                                    const std::vector<pools::Pool>& pools);
+std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
+                                                   const std::vector<pools::Pool>& pools);
 
 }  // namespace archfit::run

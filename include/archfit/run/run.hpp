@@ -20,10 +20,10 @@
 
 #include <archfit/base/file.hpp>
 #include <archfit/base/splices.hpp>
+#include <archfit/findings/finding.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/manifest/workload.hpp>
 #include <archfit/placement/config.hpp>
-#include <archfit/placement/finding.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/yaml/node.hpp>
@@ -59,7 +59,7 @@ class Analyzer {
  public:
   virtual ~Analyzer() = default;
   virtual void analyze(const DocumentView& document,
-                       std::vector<placement::Finding>& findings) const = 0;
+                       std::vector<findings::Finding>& findings) const = 0;
 };
 
 struct FileResult {
@@ -111,14 +111,14 @@ struct RunOptions {
 
 // A finding that says a document or file could not be read (`invalid-document`,
 // `unreadable-file`).
-bool is_fault(const placement::Finding& f);
+bool is_fault(const findings::Finding& f);
 
 // Receives what each document yields once it is final, in report order:
 // files by name, then documents; a document's workloads, then its findings by
 // line, column and rule. The run keeps none of them, so that its memory
 // follows its input, not the number of findings.
 struct RunSink {
-  std::function<void(const placement::Finding&)> finding;
+  std::function<void(const findings::Finding&)> finding;
   std::function<void(const report::WorkloadSeen&)> workload;  // may be empty
 };
 

@@ -91,7 +91,7 @@ class SpreadAnalyzer : public Analyzer {
                  bool splits = true)
       : worlds_(worlds), archs_(std::move(archs)), splits_(splits) {}
   void analyze(const DocumentView& document,
-               std::vector<placement::Finding>& findings) const override;
+               std::vector<findings::Finding>& findings) const override;
 
  private:
   const std::vector<SpreadWorld>& worlds_;

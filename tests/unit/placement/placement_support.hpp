@@ -87,7 +87,7 @@ inline std::string deployment(const std::string& spec, const std::string& metada
 
 inline std::vector<std::string> rules(const TemplatePlan& p) {
   std::vector<std::string> out;
-  for (const Finding& f : p.findings) {
+  for (const findings::Finding& f : p.findings) {
     if (f.rule != "mutable-tag") out.push_back(f.rule + (f.fixable ? "+" : ""));
   }
   return out;

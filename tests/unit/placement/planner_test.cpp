@@ -19,12 +19,12 @@ const char* kImage = "registry.example.com/app:1";
 const std::string kSpec =
     "      containers:\n      - name: app\n        image: registry.example.com/app:1\n";
 
-const Finding& finding(const TemplatePlan& p, const std::string& rule) {
-  for (const Finding& f : p.findings) {
+const findings::Finding& finding(const TemplatePlan& p, const std::string& rule) {
+  for (const findings::Finding& f : p.findings) {
     if (f.rule == rule) return f;
   }
   ADD_FAILURE() << "no " << rule << " finding";
-  static const Finding none;
+  static const findings::Finding none;
   return none;
 }
 
@@ -61,7 +61,7 @@ TEST(Planner, AnImageForPlatformsTheClusterDoesNotRunIsSaidSo) {
   Doc doc(deployment("      containers:\n      - name: a\n        image: " + std::string(kWindows) +
                      "\n      - name: b\n        image: " + std::string(kWindows) + "\n"));
   TemplatePlan p = plan(doc, Lock{{kWindows, "windows/amd64"}});
-  const Finding& f = finding(p, "no-common-platform");
+  const findings::Finding& f = finding(p, "no-common-platform");
   EXPECT_NE(f.message.find("the cluster runs none of the platforms of \"" + std::string(kWindows) +
                            "\": if it has such nodes, add them to clusterPlatforms"),
             std::string::npos)
@@ -77,7 +77,7 @@ TEST(Planner, AMultiArchImageGetsOnlyTheToleration) {
   Doc doc(deployment(kSpec));
   TemplatePlan p = plan(doc, Lock{{kImage, "linux/amd64,linux/arm64"}});
   EXPECT_EQ(rules(p), std::vector<std::string>{"missing-toleration+"});
-  EXPECT_EQ(finding(p, "missing-toleration").severity, Severity::Warning);
+  EXPECT_EQ(finding(p, "missing-toleration").severity, findings::Severity::Warning);
   EXPECT_EQ(spec_field(p.desired, "affinity"), nullptr);
   ASSERT_NE(spec_field(p.desired, "tolerations"), nullptr);
 }
@@ -118,7 +118,7 @@ TEST(Planner, AnUnreadableRecordLeavesTheTemplateAlone) {
   TemplatePlan p = plan(doc, Lock{{kImage, "linux/amd64"}});
   EXPECT_FALSE(p.changes_template());
   ASSERT_EQ(rules(p), std::vector<std::string>{"stale-placement"});
-  EXPECT_EQ(finding(p, "stale-placement").severity, Severity::Error);
+  EXPECT_EQ(finding(p, "stale-placement").severity, findings::Severity::Error);
   EXPECT_NE(finding(p, "stale-placement").message.find("cannot be read"), std::string::npos);
 }
 
@@ -127,7 +127,7 @@ TEST(Planner, APinThatExcludesEveryImagePlatformIsReportedAndKept) {
   TemplatePlan p = plan(doc, Lock{{kImage, "linux/amd64"}});
   EXPECT_FALSE(p.changes_template());
   ASSERT_EQ(rules(p), std::vector<std::string>{"pinned-to-unsupported-platform"});
-  const Finding& pinned = finding(p, "pinned-to-unsupported-platform");
+  const findings::Finding& pinned = finding(p, "pinned-to-unsupported-platform");
   EXPECT_NE(pinned.message.find("(nodeSelector kubernetes.io/arch=arm64) allow only linux/arm64"),
             std::string::npos)
       << pinned.message;
@@ -146,7 +146,7 @@ TEST(Planner, PlacesByTheImagesItKnows) {
   TemplatePlan q = plan(doc, Lock{{kImage, "linux/amd64"}}, fail);
   EXPECT_FALSE(q.changes_template());
   ASSERT_EQ(rules(q), std::vector<std::string>{"unresolved-image"});
-  EXPECT_EQ(finding(q, "unresolved-image").severity, Severity::Error);
+  EXPECT_EQ(finding(q, "unresolved-image").severity, findings::Severity::Error);
 }
 
 TEST(Planner, AnAssumedImagePlacesThePodsAndSaysItIsAssumed) {
@@ -156,8 +156,8 @@ TEST(Planner, AnAssumedImagePlacesThePodsAndSaysItIsAssumed) {
   TemplatePlan p = plan(doc, Lock({{kImage, "linux/amd64,linux/arm64"}}, "linux/amd64"));
   // Only amd64 is common to the known image and the assumed one.
   EXPECT_EQ(p.platforms.str(), "linux/amd64");
-  const Finding& f = finding(p, "unresolved-image");
-  EXPECT_EQ(f.severity, Severity::Warning);
+  const findings::Finding& f = finding(p, "unresolved-image");
+  EXPECT_EQ(f.severity, findings::Severity::Warning);
   EXPECT_NE(f.message.find("not in the test's lock; using resolve.fallbackPlatforms (linux/amd64)"),
             std::string::npos)
       << f.message;
@@ -166,7 +166,7 @@ TEST(Planner, AnAssumedImagePlacesThePodsAndSaysItIsAssumed) {
   fail.on_unresolved = OnUnresolved::Fail;
   TemplatePlan q = plan(doc, Lock({{kImage, "linux/amd64,linux/arm64"}}, "linux/amd64"), fail);
   EXPECT_FALSE(q.changes_template());
-  EXPECT_EQ(finding(q, "unresolved-image").severity, Severity::Error);
+  EXPECT_EQ(finding(q, "unresolved-image").severity, findings::Severity::Error);
 }
 
 // Records are input: one saying archfit created the pod spec itself (it

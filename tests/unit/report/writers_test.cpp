@@ -8,20 +8,21 @@
 #include <gtest/gtest.h>
 #include <rapidjson/document.h>
 
+#include <archfit/findings/rules.hpp>
 #include <archfit/report/report.hpp>
-#include <archfit/report/rules.hpp>
 
 #include "support/corpus.hpp"
 
 namespace archfit::report {
 namespace {
 
-using placement::Finding;
-using placement::Severity;
+using findings::Finding;
+using findings::Severity;
 
-Finding finding(std::string file, std::uint32_t document, std::uint32_t line, std::string rule,
-                Severity severity, std::string message, std::string kind, std::string name) {
-  Finding f;
+findings::Finding finding(std::string file, std::uint32_t document, std::uint32_t line,
+                          std::string rule, findings::Severity severity, std::string message,
+                          std::string kind, std::string name) {
+  findings::Finding f;
   f.file = std::move(file);
   f.document = document;
   f.line = line;
@@ -31,7 +32,7 @@ Finding finding(std::string file, std::uint32_t document, std::uint32_t line, st
   f.rule = std::move(rule);
   f.severity = severity;
   f.message = std::move(message);
-  f.resource = placement::ResourceRef{"apps/v1", std::move(kind), std::move(name), "shop"};
+  f.resource = findings::ResourceRef{"apps/v1", std::move(kind), std::move(name), "shop"};
   f.field_path = "spec.template.spec.affinity";
   return f;
 }
@@ -40,7 +41,7 @@ Finding finding(std::string file, std::uint32_t document, std::uint32_t line, st
 // % , : | < > & " ' and a line break.
 struct Sample {
   std::vector<WorkloadSeen> workloads;
-  std::vector<Finding> findings;
+  std::vector<findings::Finding> findings;
 };
 
 Sample sample() {
@@ -51,12 +52,12 @@ Sample sample() {
       {"apps/b c.yaml", 0, 1, {"apps/v1", "Deployment", "api", "shop"}},
   };
   s.findings = {
-      finding("apps/a.yaml", 0, 18, "missing-arch-affinity", Severity::Error,
+      finding("apps/a.yaml", 0, 18, "missing-arch-affinity", findings::Severity::Error,
               "nothing keeps the pods off linux/arm64 nodes (\"app:1\" supports linux/amd64)",
               "Deployment", "web"),
-      finding("apps/a.yaml", 0, 20, "mutable-tag", Severity::Info, "image \"app:1\" is a tag",
-              "Deployment", "web"),
-      finding("apps/b c.yaml", 0, 9, "missing-toleration", Severity::Warning,
+      finding("apps/a.yaml", 0, 20, "mutable-tag", findings::Severity::Info,
+              "image \"app:1\" is a tag", "Deployment", "web"),
+      finding("apps/b c.yaml", 0, 9, "missing-toleration", findings::Severity::Warning,
               "100% odd: a|b <c> & 'd',\nsecond line", "Deployment", "api"),
   };
   return s;
@@ -115,7 +116,7 @@ TEST(ReportFormats, JsonAndSarifParse) {
   std::string text = render(Format::Sarif, sample());
   sarif.Parse(text.c_str());
   const auto& run = sarif["runs"][0];
-  EXPECT_EQ(run["tool"]["driver"]["rules"].Size(), rules().size());
+  EXPECT_EQ(run["tool"]["driver"]["rules"].Size(), findings::rules().size());
   EXPECT_STREQ(run["automationDetails"]["id"].GetString(), "prod/");
   const auto& result = run["results"][2];
   EXPECT_STREQ(result["level"].GetString(), "warning");
@@ -127,8 +128,8 @@ TEST(ReportFormats, JsonAndSarifParse) {
 
 // Fingerprints follow what a finding is about, not where its line is.
 TEST(ReportFormats, TextNamesTheTemplateOfHelmRenderedInput) {
-  Finding f =
-      finding("<stdin>", 0, 10, "missing-arch-affinity", Severity::Error, "m", "Deployment", "web");
+  findings::Finding f = finding("<stdin>", 0, 10, "missing-arch-affinity",
+                                findings::Severity::Error, "m", "Deployment", "web");
   f.source = "web/templates/deployment.yaml";
   std::ostringstream out;
   WriterOptions options;
@@ -140,17 +141,18 @@ TEST(ReportFormats, TextNamesTheTemplateOfHelmRenderedInput) {
 }
 
 TEST(ReportFormats, FingerprintsSurviveLineMovesAndTellFindingsApart) {
-  Finding a = sample().findings[0];
-  Finding moved = a;
+  findings::Finding a = sample().findings[0];
+  findings::Finding moved = a;
   moved.line += 40;
   moved.file = "rendered/other-name.yaml";
   EXPECT_EQ(fingerprint(a), fingerprint(moved));
-  for (auto change : {+[](Finding& f) { f.rule = "no-common-platform"; },
-                      +[](Finding& f) { f.resource.name = "web2"; },
-                      +[](Finding& f) { f.resource.namespace_name = "other"; },
-                      +[](Finding& f) { f.resource.kind = "StatefulSet"; },
-                      +[](Finding& f) { f.field_path = "spec.template.spec.tolerations"; }}) {
-    Finding other = a;
+  for (auto change :
+       {+[](findings::Finding& f) { f.rule = "no-common-platform"; },
+        +[](findings::Finding& f) { f.resource.name = "web2"; },
+        +[](findings::Finding& f) { f.resource.namespace_name = "other"; },
+        +[](findings::Finding& f) { f.resource.kind = "StatefulSet"; },
+        +[](findings::Finding& f) { f.field_path = "spec.template.spec.tolerations"; }}) {
+    findings::Finding other = a;
     change(other);
     EXPECT_NE(fingerprint(a), fingerprint(other));
   }
@@ -162,7 +164,8 @@ TEST(ReportFormats, GithubWritesAtMostTenOfAKindAndTheTotals) {
   Sample s;
   for (int i = 0; i < 25; ++i) {
     s.workloads.push_back({"a.yaml", static_cast<std::uint32_t>(i), 1, {"v1", "Pod", "p", ""}});
-    for (Severity sev : {Severity::Error, Severity::Warning, Severity::Info}) {
+    for (findings::Severity sev :
+         {findings::Severity::Error, findings::Severity::Warning, findings::Severity::Info}) {
       s.findings.push_back(
           finding("a.yaml", static_cast<std::uint32_t>(i), 3, "mutable-tag", sev, "m", "Pod", "p"));
     }
@@ -191,8 +194,8 @@ TEST(ReportFormats, MarkdownStaysUnderOneMebibyte) {
   for (int i = 0; i < 20000; ++i) {
     s.workloads.push_back({"a.yaml", static_cast<std::uint32_t>(i), 1, {"v1", "Pod", "p", ""}});
     s.findings.push_back(finding("a.yaml", static_cast<std::uint32_t>(i), 3,
-                                 "missing-arch-affinity", Severity::Error, std::string(100, 'm'),
-                                 "Pod", "p"));
+                                 "missing-arch-affinity", findings::Severity::Error,
+                                 std::string(100, 'm'), "Pod", "p"));
   }
   std::string diff;
   for (int i = 0; i < 40000; ++i)

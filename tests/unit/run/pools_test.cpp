@@ -43,7 +43,7 @@ using archfit::testing::Engine;
 // The rules the last run reported, with their files (mutable-tag aside).
 std::vector<std::string> rules(const Engine& e) {
   std::vector<std::string> out;
-  for (const placement::Finding& f : e.findings) {
+  for (const findings::Finding& f : e.findings) {
     if (f.rule != "mutable-tag") out.push_back(f.file + " " + f.rule);
   }
   return out;
@@ -63,11 +63,11 @@ TEST(RunPools, NoFeasiblePoolNamesEachPoolsFirstReason) {
                node_pool("x86", "amd64",
                          "      taints: [{key: dedicated, value: batch, effect: NoSchedule}]\n"))},
       Task::Lint);
-  const placement::Finding* f = e.find("no-feasible-pool");
+  const findings::Finding* f = e.find("no-feasible-pool");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->file, "a-apps.yaml");
   EXPECT_EQ(f->line, 7u);
-  EXPECT_EQ(f->severity, placement::Severity::Error);
+  EXPECT_EQ(f->severity, findings::Severity::Error);
   EXPECT_FALSE(f->fixable);
   EXPECT_EQ(
       f->message,
@@ -202,7 +202,7 @@ TEST(RunPools, FixIsIdempotentAndRemoveGivesTheBytesBackOnGeneratedPools) {
     EXPECT_EQ(e.run({Input::in_memory("p.yaml", once)}, Task::Remove).files[0].output(), text)
         << once;
     e.run({Input::in_memory("p.yaml", once)}, Task::Lint);
-    for (const placement::Finding& f : e.findings)
+    for (const findings::Finding& f : e.findings)
       EXPECT_FALSE(f.fixable) << once << f.message;
   }
   EXPECT_GT(changed, 30);  // the laws were tried on pools fix changes
@@ -218,7 +218,7 @@ TEST(RunPools, ABadPoolIsAFindingAtItsPlaceAndTheOthersGoOn) {
   RunResult r = e.run({Input::in_memory("apps.yaml", deployment("web", "both:1")),
                        Input::in_memory("pools.yaml", bad + "---\n" + node_pool("arm", "arm64"))},
                       Task::Lint);
-  const placement::Finding* f = e.find("invalid-document");
+  const findings::Finding* f = e.find("invalid-document");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->file, "pools.yaml");
   EXPECT_EQ(f->line, 8u);

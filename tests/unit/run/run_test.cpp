@@ -39,7 +39,7 @@ TEST(Run, LintReportsEachDocumentInOrderAndChangesNothing) {
   EXPECT_EQ(e.workloads[0].resource.name, "a");
   EXPECT_EQ(e.workloads[1].document, 1u);
   std::vector<std::string> rules;
-  for (const placement::Finding& f : e.findings) {
+  for (const findings::Finding& f : e.findings) {
     EXPECT_EQ(f.file, "apps.yaml");
     rules.push_back(std::to_string(f.document) + " " + f.rule);
   }
@@ -132,7 +132,7 @@ TEST(Run, AStoppedFileReportsWhatCameBeforeTheFaultInOrder) {
                      "---\nx: [\n---\n" + deployment("c", "amd64only:1");
   RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Lint);
   std::vector<std::string> rules;
-  for (const placement::Finding& f : e.findings) {
+  for (const findings::Finding& f : e.findings) {
     if (f.rule != "mutable-tag") rules.push_back(std::to_string(f.document) + " " + f.rule);
   }
   EXPECT_EQ(rules, (std::vector<std::string>{"0 unresolved-image", "1 missing-arch-affinity",
@@ -169,11 +169,11 @@ TEST(Run, AFaultInADocumentIsAFindingAndTheOthersAreFixed) {
 // with workloads, its findings reported in place with placement's.
 class CountingAnalyzer : public Analyzer {
  public:
-  void analyze(const DocumentView& doc, std::vector<placement::Finding>& findings) const override {
+  void analyze(const DocumentView& doc, std::vector<findings::Finding>& findings) const override {
     ++calls;
-    placement::Finding f;
+    findings::Finding f;
     f.rule = "mutable-tag";  // any rule of the table
-    f.severity = placement::Severity::Warning;
+    f.severity = findings::Severity::Warning;
     f.message = "seen " + std::to_string(doc.workloads.size()) + " workload(s)";
     f.line = doc.workloads.front().object.line();
     f.column = 1;
@@ -192,7 +192,7 @@ TEST(Run, AnotherAnalyzerRunsOnEveryDocumentWithWorkloads) {
   RunResult r = e.run({Input::in_memory("apps.yaml", stream)}, Task::Fix, options);
   EXPECT_EQ(counting.calls.load(), 2);
   std::vector<std::string> seen;
-  for (const placement::Finding& f : e.findings) {
+  for (const findings::Finding& f : e.findings) {
     if (f.message.starts_with("seen ")) seen.push_back(f.file + " " + std::to_string(f.document));
   }
   EXPECT_EQ(seen, (std::vector<std::string>{"apps.yaml 0", "apps.yaml 2"}));

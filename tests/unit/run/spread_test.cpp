@@ -268,11 +268,11 @@ TEST(Spread, APieceToleratesItsGroupsTaints) {
     EXPECT_EQ(e.run(once, Task::Fix).files[0].output(), fixed);
     EXPECT_EQ(e.run(once, Task::Remove).files[0].output(), x);
     e.run(once, Task::Lint);
-    for (const placement::Finding& f : e.findings)
+    for (const findings::Finding& f : e.findings)
       EXPECT_FALSE(f.fixable) << f.message;
     // Before fix, lint says the piece needs it only once it is a piece.
     e.run({Input::in_memory("a.yaml", x), Input::in_memory("b.yaml", pools)}, Task::Lint);
-    for (const placement::Finding& f : e.findings)
+    for (const findings::Finding& f : e.findings)
       EXPECT_EQ(f.message.find("piece of a split"), std::string::npos) << f.message;
   }
 }
@@ -431,7 +431,7 @@ TEST(Spread, LawsOnGeneratedDeployments) {
     EXPECT_EQ(e.fix(once), once) << x;
     EXPECT_EQ(e.run({Input::in_memory("a.yaml", once)}, Task::Remove).files[0].output(), x) << once;
     e.run({Input::in_memory("a.yaml", once)}, Task::Lint);
-    for (const placement::Finding& f : e.findings)
+    for (const findings::Finding& f : e.findings)
       EXPECT_FALSE(f.fixable) << once << f.message;
     if (refused) continue;
     std::uint32_t sum = 0;

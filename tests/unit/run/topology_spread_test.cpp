@@ -181,7 +181,7 @@ TEST(TopologySpread, ATemplateLeftAloneSaysItsSpreadIsNotWritten) {
   e.run({Input::in_memory("a.yaml", deployment("web", "both:1", bad)),
          Input::in_memory("b.yaml", pools)},
         Task::Lint);
-  const placement::Finding* refused = e.find("spread-refused");
+  const findings::Finding* refused = e.find("spread-refused");
   ASSERT_NE(refused, nullptr);
   EXPECT_NE(refused->message.find("spread profile \"ratio\""), std::string::npos)
       << refused->message;
@@ -212,7 +212,7 @@ TEST(TopologySpread, ThePoolsRequirementsAreOwnedExactly) {
   };
   EXPECT_EQ(in_values(requirements(fixed[0]), "split"), (Lines{"7"}));
   EXPECT_EQ(in_values(requirements(fixed[1]), "split"), (Lines{"2"}));
-  const placement::Finding* f = e.find("spread-pool-values-missing");
+  const findings::Finding* f = e.find("spread-pool-values-missing");
   ASSERT_NE(f, nullptr);
   EXPECT_FALSE(f->fixable);
   EXPECT_NE(f->message.find("archfit leaves yours"), std::string::npos);
@@ -220,7 +220,7 @@ TEST(TopologySpread, ThePoolsRequirementsAreOwnedExactly) {
   e.config.node_pools.spread_profiles = {ratio_profile({{"a", {0, 1}}, {"b", {0, 2}}}, "split")};
   e.run({Input::in_memory("p.yaml", once)}, Task::Lint);
   Lines fixable;
-  for (const placement::Finding& g : e.findings)
+  for (const findings::Finding& g : e.findings)
     if (g.fixable) fixable.push_back(g.rule);
   EXPECT_EQ(fixable, (Lines{"spread-pool-values-missing"}));
   std::string twice = e.run({Input::in_memory("p.yaml", once)}, Task::Fix).files[0].output();
@@ -301,7 +301,7 @@ TEST(TopologySpread, LawsOnGeneratedInputs) {
     EXPECT_EQ(removed.files[0].output(), app) << r.files[0].output();
     EXPECT_EQ(removed.files[1].output(), pools) << r.files[1].output();
     e.run(once, Task::Lint);
-    for (const placement::Finding& f : e.findings)
+    for (const findings::Finding& f : e.findings)
       EXPECT_FALSE(f.fixable) << r.files[0].output() << f.message;
     if (refused) continue;
     // Every required term carries the label's In; the pods spread over it.

@@ -7,13 +7,13 @@
 #include <string>
 #include <string_view>
 
-#include <archfit/placement/finding.hpp>
+#include <archfit/findings/finding.hpp>
 
-namespace archfit::report {
+namespace archfit::findings {
 
 struct Rule {
   std::string_view id;           // stable, e.g. "missing-arch-affinity"
-  placement::Severity severity;  // the usual one; a finding may say otherwise
+  Severity severity;             // the usual one; a finding may say otherwise
   bool fixable;                  // archfit fix resolves it in its usual form
   std::string_view summary;      // one line
   std::string_view description;  // what it means and why it matters
@@ -32,4 +32,4 @@ std::span<const Rule> rules();
 // every finding names a rule of the table.
 const Rule& rule(std::string_view id);
 
-}  // namespace archfit::report
+}  // namespace archfit::findings

@@ -1,13 +1,11 @@
 #include <array>
 
 #include <archfit/base/error.hpp>
-#include <archfit/report/rules.hpp>
+#include <archfit/findings/rules.hpp>
 
-namespace archfit::report {
+namespace archfit::findings {
 
 namespace {
-
-using placement::Severity;
 
 constexpr std::array kRules = {
     Rule{"missing-arch-affinity", Severity::Error, true,
@@ -152,7 +150,7 @@ const Rule& rule(std::string_view id) {
     if (r.id == id) return r;
   }
   fail(ErrorKind::Internal, "a finding names the rule \"" + std::string(id) +
-                                "\", which is not in the rule table (src/report/rules.cpp)");
+                                "\", which is not in the rule table (src/findings/rules.cpp)");
 }
 
-}  // namespace archfit::report
+}  // namespace archfit::findings

@@ -9,11 +9,11 @@
 #include <gtest/gtest.h>
 
 #include <archfit/base/error.hpp>
-#include <archfit/report/rules.hpp>
+#include <archfit/findings/rules.hpp>
 
 #include "support/corpus.hpp"
 
-namespace archfit::report {
+namespace archfit::findings {
 namespace {
 
 std::set<std::string> table_ids() {
@@ -54,7 +54,7 @@ TEST(RuleTable, DocsHaveASectionAndARowForEachRuleAndAgree) {
     auto row = rows.find(std::string(r.id));
     if (row == rows.end()) continue;
     ASSERT_EQ(row->second.size(), 3u) << r.id;
-    EXPECT_EQ(row->second[1].rfind(placement::severity_name(r.severity), 0), 0u)
+    EXPECT_EQ(row->second[1].rfind(findings::severity_name(r.severity), 0), 0u)
         << r.id << ": " << row->second[1];
     EXPECT_EQ(row->second[2] != "no", r.fixable) << r.id << ": " << row->second[2];
     EXPECT_FALSE(r.summary.empty()) << r.id;
@@ -82,7 +82,7 @@ TEST(RuleTable, TheCodeReportsExactlyTheRulesOfTheTable) {
 }
 
 TEST(RuleTable, AnUnknownRuleIsABug) {
-  EXPECT_EQ(rule("mutable-tag").severity, placement::Severity::Info);
+  EXPECT_EQ(rule("mutable-tag").severity, findings::Severity::Info);
   try {
     (void)rule("no-such-rule");
     FAIL() << "no error";
@@ -93,4 +93,4 @@ TEST(RuleTable, AnUnknownRuleIsABug) {
 }
 
 }  // namespace
-}  // namespace archfit::report
+}  // namespace archfit::findings

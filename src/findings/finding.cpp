@@ -1,7 +1,8 @@
 #include <archfit/base/error.hpp>
-#include <archfit/placement/finding.hpp>
+#include <archfit/findings/finding.hpp>
+#include <archfit/findings/rules.hpp>
 
-namespace archfit::placement {
+namespace archfit::findings {
 
 std::string_view severity_name(Severity s) {
   switch (s) {
@@ -21,6 +22,20 @@ Severity parse_severity(std::string_view name) {
   }
   fail(ErrorKind::Usage,
        "\"" + std::string(name) + "\" is not a severity; use error, warning or info");
+}
+
+Finding make_finding(std::string_view rule_id, std::string message, Place at,
+                     ResourceRef resource) {
+  Finding f;
+  f.rule = std::string(rule_id);
+  f.severity = rule(rule_id).severity;
+  f.message = std::move(message);
+  f.file = std::move(at.file);
+  f.document = at.document;
+  f.line = at.line;
+  f.column = at.column;
+  f.resource = std::move(resource);
+  return f;
 }
 
 void leave_to_a_person(Finding& f) {
@@ -46,4 +61,4 @@ void leave_to_a_person(Finding& f) {
   }
 }
 
-}  // namespace archfit::placement
+}  // namespace archfit::findings

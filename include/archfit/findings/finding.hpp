@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace archfit::placement {
+namespace archfit::findings {
 
 enum class Severity { Info = 0, Warning = 1, Error = 2 };
 
@@ -24,7 +24,7 @@ struct ResourceRef {
 };
 
 struct Finding {
-  std::string rule;  // an id of report's rule table (report/rules.hpp, docs/rules.md)
+  std::string rule;  // an id of the rule table (rules.hpp, docs/rules.md)
   Severity severity = Severity::Error;
   std::string message;           // one sentence saying what is wrong and what to do
   std::string file;              // as the user named it; "<stdin>" for standard input
@@ -43,10 +43,25 @@ struct Finding {
   std::string source;
 };
 
+// Where a finding points: the file as the user named it, the document's index
+// in it, and the 1-based line and column (0 when unknown).
+struct Place {
+  std::string file;
+  std::uint32_t document = 0;
+  std::uint32_t line = 0;
+  std::uint32_t column = 0;
+};
+
+// The one way a finding is made: the rule, which must be in the rule table
+// (rules.hpp; an id it lacks is an internal error), with its usual severity;
+// the message; the place; the resource. Callers set what else they know.
+Finding make_finding(std::string_view rule, std::string message, Place at,
+                     ResourceRef resource = {});
+
 // A finding fix would have fixed in a template it leaves as it is
 // (uneditable-yaml): no longer fixable, and its message says to make the
 // change by hand ("archfit fix adds the tolerations" -> "archfit cannot edit
 // this template, so by hand: add the tolerations").
 void leave_to_a_person(Finding& f);
 
-}  // namespace archfit::placement
+}  // namespace archfit::findings

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include <archfit/placement/finding.hpp>
+#include <archfit/findings/finding.hpp>
 
-namespace archfit::placement {
+namespace archfit::findings {
 namespace {
 
 std::string left(const std::string& message) {
@@ -37,4 +37,4 @@ TEST(LeaveToAPerson, FixsPromiseBecomesWhatToDoByHand) {
 }
 
 }  // namespace
-}  // namespace archfit::placement
+}  // namespace archfit::findings
