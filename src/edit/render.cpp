@@ -1,11 +1,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <archfit/edit/render.hpp>
 #include <archfit/yaml/scalar.hpp>
+#include <archfit/yaml/value.hpp>
 
 namespace archfit::edit {
 
@@ -98,7 +96,7 @@ void add_flow(std::string& out, const Value& v) {
 }
 
 // JSON in the spacing of flow YAML ("key": value, items after ", "), so that
-// it reads like the text around it. Scalars are written by RapidJSON.
+// it reads like the text around it. Scalars are written as yaml::to_json does.
 void add_json(std::string& out, const Value& v) {
   if (v.is_mapping() || v.is_sequence()) {
     bool mapping = v.is_mapping();
@@ -117,26 +115,7 @@ void add_json(std::string& out, const Value& v) {
     out += mapping ? '}' : ']';
     return;
   }
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  switch (v.type()) {
-    case Value::Type::Bool:
-      writer.Bool(v.as_bool());
-      break;
-    case Value::Type::Int:
-      writer.Int64(v.as_int());
-      break;
-    case Value::Type::Float:
-      // JSON has no NaN or infinity; such a value is never archfit's own.
-      if (!writer.Double(v.as_float())) writer.Null();
-      break;
-    case Value::Type::String:
-      writer.String(v.as_string().data(), static_cast<rapidjson::SizeType>(v.as_string().size()));
-      break;
-    default:
-      writer.Null();
-  }
-  out.append(buffer.GetString(), buffer.GetSize());
+  out += yaml::to_json(v);
 }
 
 void add_entries(std::string& out, const Value& mapping, int column, const Layout& layout);

@@ -36,84 +36,6 @@ void append_json_string(std::string& out, std::string_view s) {
   out += yaml::to_json(Value::string(std::string(s)));
 }
 
-// FNV-1a over the canonical JSON of a value (mapping keys sorted), fed byte
-// by byte without building the text.
-class Hasher {
- public:
-  void byte(unsigned char c) {
-    h_ ^= c;
-    h_ *= 1099511628211ull;
-  }
-  void text(std::string_view s) {
-    for (unsigned char c : s)
-      byte(c);
-  }
-  void json_string(std::string_view s) {
-    byte('"');
-    for (unsigned char c : s) {
-      switch (c) {
-        case '"':
-          text("\\\"");
-          break;
-        case '\\':
-          text("\\\\");
-          break;
-        case '\n':
-          text("\\n");
-          break;
-        case '\r':
-          text("\\r");
-          break;
-        case '\t':
-          text("\\t");
-          break;
-        default:
-          if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            text(buf);
-          } else {
-            byte(c);
-          }
-      }
-    }
-    byte('"');
-  }
-  void value(const Value& v) {
-    if (v.is_mapping()) {
-      std::vector<const Value::Entry*> entries;
-      entries.reserve(v.entries().size());
-      for (const Value::Entry& e : v.entries())
-        entries.push_back(&e);
-      std::sort(entries.begin(), entries.end(),
-                [](const Value::Entry* a, const Value::Entry* b) { return a->first < b->first; });
-      byte('{');
-      for (std::size_t i = 0; i < entries.size(); ++i) {
-        if (i > 0) byte(',');
-        json_string(entries[i]->first);
-        byte(':');
-        value(entries[i]->second);
-      }
-      byte('}');
-    } else if (v.is_sequence()) {
-      byte('[');
-      for (std::size_t i = 0; i < v.items().size(); ++i) {
-        if (i > 0) byte(',');
-        value(v.items()[i]);
-      }
-      byte(']');
-    } else if (v.is_string()) {
-      json_string(v.as_string());
-    } else {
-      text(yaml::to_json(v));
-    }
-  }
-  std::uint32_t result() const { return static_cast<std::uint32_t>(h_ ^ (h_ >> 32)); }
-
- private:
-  std::uint64_t h_ = 1469598103934665603ull;
-};
-
 // Reads entries off the front of the annotation's text.
 class Reader {
  public:
@@ -303,10 +225,15 @@ std::string format_path(const Path& path) {
   return out;
 }
 
+// FNV-1a over the canonical JSON of the value (mapping keys sorted), folded
+// to 32 bits.
 std::uint32_t data_hash(const Value& value) {
-  Hasher h;
-  h.value(value);
-  return h.result();
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : yaml::to_json(value, yaml::KeyOrder::Sorted)) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 
 std::string Ownership::str() const {

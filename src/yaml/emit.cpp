@@ -59,32 +59,11 @@ bool must_escape(char32_t c) {
          c == 0xFEFF || c == 0xFFFE || c == 0xFFFF;
 }
 
-// The value for an error message: invalid bytes as \xNN, cut after 80 bytes.
-std::string show_bytes(std::string_view value) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < value.size() && i < 80;) {
-    const CodePoint cp = decode(value, i);
-    const auto b = static_cast<unsigned char>(value[i]);
-    if (cp.length == 0 || cp.value < 0x20 || cp.value == 0x7F) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02X", b);
-      out += buf;
-      ++i;
-      continue;
-    }
-    if (b == '"' || b == '\\') out += '\\';
-    out.append(value.substr(i, cp.length));
-    i += cp.length;
-  }
-  out += value.size() > 80 ? "...\"" : "\"";
-  return out;
-}
-
 [[noreturn]] void invalid_utf8(std::string_view value, std::size_t at) {
   char buf[64];
   std::snprintf(buf, sizeof buf, " is not valid UTF-8 (byte 0x%02X at offset %zu)",
                 static_cast<unsigned char>(value[at]), at);
-  fail(ErrorKind::Input, show_bytes(value) + buf + "; YAML text must be UTF-8");
+  fail(ErrorKind::Input, quoted(value, 80) + buf + "; YAML text must be UTF-8");
 }
 
 char lower(char c) {

@@ -231,90 +231,6 @@ class Converter {
   std::size_t produced_ = 0;
 };
 
-void append_json_string(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
-
-void append_json(std::string& out, const Value& v) {
-  switch (v.type()) {
-    case Value::Type::Null:
-      out += "null";
-      break;
-    case Value::Type::Bool:
-      out += v.as_bool() ? "true" : "false";
-      break;
-    case Value::Type::Int:
-      out += std::to_string(v.as_int());
-      break;
-    case Value::Type::Float: {
-      // JSON has no infinity or NaN (YAML's .inf, .nan): they read as null.
-      if (!std::isfinite(v.as_float())) {
-        out += "null";
-        break;
-      }
-      char buf[32];
-      std::snprintf(buf, sizeof buf, "%.17g", v.as_float());
-      out += buf;
-      break;
-    }
-    case Value::Type::String:
-      append_json_string(out, v.as_string());
-      break;
-    case Value::Type::Sequence: {
-      out += '[';
-      bool first = true;
-      for (const Value& item : v.items()) {
-        if (!first) out += ',';
-        first = false;
-        append_json(out, item);
-      }
-      out += ']';
-      break;
-    }
-    case Value::Type::Mapping: {
-      out += '{';
-      bool first = true;
-      for (const Value::Entry& e : v.entries()) {
-        if (!first) out += ',';
-        first = false;
-        append_json_string(out, e.first);
-        out += ':';
-        append_json(out, e.second);
-      }
-      out += '}';
-      break;
-    }
-  }
-}
-
 // The direct comparison of equals(): the answer, or nullopt when the node needs
 // the full conversion. Counts nodes as Converter does, so that the limits give
 // the same verdict.
@@ -428,12 +344,6 @@ Value to_value(NodeRef node, const Limits& limits) {
   if (!node) return Value();
   Converter converter(limits);
   return converter.convert(node, 0);
-}
-
-std::string to_json(const Value& value) {
-  std::string out;
-  append_json(out, value);
-  return out;
 }
 
 }  // namespace archfit::yaml

@@ -86,7 +86,10 @@ std::size_t find_key(NodeRef mapping, std::string_view key);
 // not strings); such nodes are converted as to_value does and compared.
 bool equals(NodeRef node, const Value& value, const Limits& limits = {});
 
-// Compact JSON, for messages and tests.
-std::string to_json(const Value& value);
+// Compact JSON, written by RapidJSON's writer (src/yaml/json.cpp): for
+// messages, findings and tests with mapping keys as they are, and Sorted for
+// the canonical form that ownership hashes. A NaN or infinity writes null.
+enum class KeyOrder : std::uint8_t { AsWritten, Sorted };
+std::string to_json(const Value& value, KeyOrder order = KeyOrder::AsWritten);
 
 }  // namespace archfit::yaml

@@ -164,25 +164,25 @@ INSTANTIATE_TEST_SUITE_P(
         BadUtf8{"stray_continuation", "a\x80",
                 "\"a\\x80\" is not valid UTF-8 (byte 0x80 at offset 1); YAML text must be UTF-8"},
         BadUtf8{"latin1", "caf\xE9",
-                "\"caf\\xE9\" is not valid UTF-8 (byte 0xE9 at offset 3); YAML text must be "
+                "\"caf\\xe9\" is not valid UTF-8 (byte 0xE9 at offset 3); YAML text must be "
                 "UTF-8"},
         BadUtf8{"overlong_slash", "\xC0\xAF",
-                "\"\\xC0\\xAF\" is not valid UTF-8 (byte 0xC0 at offset 0); YAML text must be "
+                "\"\\xc0\\xaf\" is not valid UTF-8 (byte 0xC0 at offset 0); YAML text must be "
                 "UTF-8"},
         BadUtf8{"overlong_three", "\xE0\x80\xAF",
-                "\"\\xE0\\x80\\xAF\" is not valid UTF-8 (byte 0xE0 at offset 0); YAML text must "
+                "\"\\xe0\\x80\\xaf\" is not valid UTF-8 (byte 0xE0 at offset 0); YAML text must "
                 "be UTF-8"},
         BadUtf8{"surrogate", "\xED\xA0\x80",
-                "\"\\xED\\xA0\\x80\" is not valid UTF-8 (byte 0xED at offset 0); YAML text must "
+                "\"\\xed\\xa0\\x80\" is not valid UTF-8 (byte 0xED at offset 0); YAML text must "
                 "be UTF-8"},
         BadUtf8{"beyond_unicode", "\xF4\x90\x80\x80",
-                "\"\\xF4\\x90\\x80\\x80\" is not valid UTF-8 (byte 0xF4 at offset 0); YAML text "
+                "\"\\xf4\\x90\\x80\\x80\" is not valid UTF-8 (byte 0xF4 at offset 0); YAML text "
                 "must be UTF-8"},
         BadUtf8{"truncated", "ok\xE4\xB8",
-                "\"ok\\xE4\\xB8\" is not valid UTF-8 (byte 0xE4 at offset 2); YAML text must be "
+                "\"ok\\xe4\\xb8\" is not valid UTF-8 (byte 0xE4 at offset 2); YAML text must be "
                 "UTF-8"},
         BadUtf8{"ff", "\xFF",
-                "\"\\xFF\" is not valid UTF-8 (byte 0xFF at offset 0); YAML text must be UTF-8"}),
+                "\"\\xff\" is not valid UTF-8 (byte 0xFF at offset 0); YAML text must be UTF-8"}),
     [](const auto& test) { return std::string(test.param.name); });
 
 TEST(EmitKey, LongKeysCannotBeImplicit) {
