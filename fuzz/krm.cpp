@@ -14,6 +14,7 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
+#include "cli/features.hpp"
 #include "fuzz.hpp"
 
 namespace {
@@ -58,7 +59,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     offline.offline = true;
     resolve::Resolver resolver(resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
                                "archfit.lock", offline);
+    cli::Features features;
     run::RunOptions options;
+    options.features = features.list();
     options.split = false;  // an item stays one item
     run::RunResult r = run::run_pipeline({run::Input::in_memory("<stdin>", items->stream())},
                                          placement::Config::defaults(), resolver, run::Task::Fix,

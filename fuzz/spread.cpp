@@ -19,6 +19,7 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
+#include "cli/features.hpp"
 #include "fuzz.hpp"
 
 namespace {
@@ -51,8 +52,11 @@ std::string run_task(const std::string& text, const placement::Config& config, r
   offline.offline = true;
   resolve::Resolver resolver(resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
                              "archfit.lock", offline);
+  cli::Features features;
+  run::RunOptions options;
+  options.features = features.list();
   run::RunResult r = run::run_pipeline({run::Input::in_memory("fuzz.yaml", text)}, config, resolver,
-                                       task, quiet_sink());
+                                       task, quiet_sink(), options);
   return r.files.at(0).output();
 }
 

@@ -49,6 +49,10 @@ ALLOWED = {
                "placement"},
     "run": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve", "pools",
             "placement", "edit", "report"},
+    "nodepools": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
+                  "pools", "placement", "edit", "report", "run"},
+    "spread": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
+               "pools", "placement", "edit", "report", "run", "nodepools"},
 }
 CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)

@@ -212,6 +212,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
     assign_configurations(setup, request, options.verbose, stdin_dir);
   }
   setup.run_options.progress = progress_options(flags.progress.value_or("auto"));
+  setup.run_options.features = setup.features->list();
   if (options.verbose) explain_settings(std::cerr, setup);
   return setup;
 }

@@ -14,6 +14,7 @@
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/run/run.hpp>
 
+#include "cli/features.hpp"
 #include "cli/flags.hpp"
 #include "cli/network.hpp"
 
@@ -33,7 +34,8 @@ struct RunSetup {
   std::unique_ptr<cache::Store> cache;  // null when no cache directory can be determined
   std::unique_ptr<Network> network;     // null when offline
   std::unique_ptr<resolve::Resolver> resolver;
-  run::RunOptions run_options;
+  std::unique_ptr<Features> features = std::make_unique<Features>();
+  run::RunOptions run_options;  // its features are `features`
   // Other configurations: an input whose nearest .archfit.yaml (or lock file)
   // is another one's uses it. setting_of[i] is inputs[i]'s: 0 for the above,
   // k for others[k - 1].

@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <deque>
 #include <exception>
 #include <limits>
 #include <memory>
@@ -15,14 +14,11 @@
 #include <archfit/manifest/pull_secrets.hpp>
 #include <archfit/manifest/source.hpp>
 #include <archfit/placement/plan.hpp>
-#include <archfit/pools/read.hpp>
-#include <archfit/pools/spread.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/document_edits.hpp>
+#include <archfit/run/feature.hpp>
 #include <archfit/run/image_answer.hpp>
-#include <archfit/run/pools.hpp>
 #include <archfit/run/run.hpp>
-#include <archfit/run/spread.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -136,26 +132,16 @@ struct Resume {
 class Pipeline {
  public:
   Pipeline(const std::vector<Setting>& settings, Task task, const RunSink& sink,
-           const RunOptions& options, RunResult& run, const std::vector<pools::Pool>& stream,
-           const std::vector<SpreadWorld>& worlds)
+           const RunOptions& options, RunResult& run)
       : settings_(settings),
         task_(task),
         sink_(sink),
         options_(options),
         run_(run),
-        worlds_(worlds),
-        topology_(std::any_of(worlds.begin(), worlds.end(), has_topology_profiles)),
         workers_(worker_count()) {
     wants_.reserve(settings.size());
-    for (const Setting& s : settings) {
+    for (const Setting& s : settings)
       wants_.emplace_back(s.resolver->settings());
-      // The pools of the input, and those of the configuration; as fix
-      // leaves them, with the label values of topology spreads.
-      const pools::Settings& conf = s.config->node_pools;
-      std::vector<pools::Pool>& pools = pools_.emplace_back(stream);
-      pools.insert(pools.end(), conf.declared.begin(), conf.declared.end());
-      if (conf.fix && task != Task::Remove) give_spread_values(pools, conf.spread_profiles);
-    }
   }
 
   // `unread`: why the file could not be read at all, if it could not.
@@ -355,19 +341,17 @@ class Pipeline {
       work.object = manifest::is_object(tree);
       work.secrets = manifest::find_pull_secrets(tree);
     }
-    if (mode == Mode::Full && pools::may_hold_pools(doc.text) &&
-        pools::is_pool_object(tree.root())) {
-      PoolDocument pool =
-          analyze_pool_document(tree, doc.first_line, file.input.name, piece.index, config, task_);
-      work.findings = std::move(pool.findings);
-      if (!pool.text || task_ == Task::Lint || *pool.text == doc.text) return Outcome::Unchanged;
-      work.edited = std::move(*pool.text);
-      return Outcome::Changed;
-    }
-    // A PodDistributor that cannot be read was left out of the spreads; here
-    // it throws again, to be reported on its document.
-    if (mode == Mode::Full && pools::may_hold_distributors(doc.text)) {
-      static_cast<void>(pools::read_distributor(tree.root()));
+    if (mode == Mode::Full) {
+      DocumentScope scope{file.input.name, piece.index, doc.text,
+                          doc.first_line,  tree,        file.setting};
+      for (const Feature* feature : options_.features) {
+        std::optional<OwnDocument> own = feature->own(scope);
+        if (!own) continue;
+        work.findings = std::move(own->findings);
+        if (!own->text || task_ == Task::Lint || *own->text == doc.text) return Outcome::Unchanged;
+        work.edited = std::move(*own->text);
+        return Outcome::Changed;
+      }
     }
     std::vector<manifest::Workload> workloads = manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
@@ -382,9 +366,12 @@ class Pipeline {
     };
     placement::Action action =
         task_ == Task::Remove ? placement::Action::Remove : placement::Action::Fix;
-    const bool splits = contains(doc.text, kSplitAnnotation);
-    // The topology spreads of the workloads (planned templates point here).
-    std::deque<pools::TopologySpread> spreads;
+    const DocumentView view{file.input.name, piece.index, tree, workloads, file.setting, doc.text};
+    std::vector<std::unique_ptr<DocumentPass>> passes;
+    for (const Feature* feature : options_.features) {
+      if (std::unique_ptr<DocumentPass> pass = feature->pass(view))
+        passes.push_back(std::move(pass));
+    }
     std::vector<PlannedTemplate> planned;
     // For each planned template: where its findings are in work.findings.
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
@@ -401,16 +388,12 @@ class Pipeline {
             file.input.name, piece.index, w.object.line(),
             findings::ResourceRef{w.api_version, w.kind, w.name, w.namespace_name}});
       }
-      const pools::TopologySpread* spread = nullptr;
-      if (topology_ && task_ != Task::Remove) {
-        if (std::optional<pools::TopologySpread> s = topology_spread(w, worlds_[file.setting]))
-          spread = &spreads.emplace_back(std::move(*s));
-      }
       for (const manifest::PodTemplate& t : w.templates) {
         ++work.templates;
-        placement::TemplateContext where{&w, &t, file.input.name, piece.index, quiet(), spread, {}};
-        if (splits && task_ != Task::Remove)
-          where.group_tolerations = group_tolerations(w, config, worlds_[file.setting]);
+        placement::TemplateContext where{&w,      &t, file.input.name, piece.index, quiet(),
+                                         nullptr, {}};
+        for (const std::unique_ptr<DocumentPass>& pass : passes)
+          pass->prepare(w, where);
         PlannedTemplate& p = planned.emplace_back();
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
@@ -425,17 +408,17 @@ class Pipeline {
           work.findings.push_back(std::move(f));
         }
         p.plan.findings.clear();
-        if (std::optional<findings::Finding> f = check_feasibility(p, pools_[file.setting])) {
-          f->source = source_of(w);
-          work.findings.push_back(std::move(*f));
-        }
+        std::size_t checked = work.findings.size();
+        for (const std::unique_ptr<DocumentPass>& pass : passes)
+          pass->check(p, work.findings);
+        for (std::size_t k = checked; k < work.findings.size(); ++k)
+          work.findings[k].source = source_of(w);
         finding_ranges.emplace_back(begin, work.findings.size());
       }
     }
-    for (const Analyzer* analyzer : options_.analyzers) {
+    for (const std::unique_ptr<DocumentPass>& pass : passes) {
       std::size_t begin = work.findings.size();
-      analyzer->analyze(DocumentView{file.input.name, piece.index, tree, workloads, file.setting},
-                        work.findings);
+      pass->analyze(view, work.findings);
       for (std::size_t k = begin; k < work.findings.size(); ++k) {
         findings::Finding& f = work.findings[k];
         if (f.file.empty()) f.file = file.input.name;
@@ -461,23 +444,6 @@ class Pipeline {
     }
     work.edited = std::move(outcome.text);
     return Outcome::Changed;
-  }
-
-  // The tolerations a piece of a split needs for its group's pools, except
-  // those of architecture taints, which placement gives by architecture.
-  std::vector<placement::Toleration> group_tolerations(const manifest::Workload& w,
-                                                       const placement::Config& config,
-                                                       const SpreadWorld& world) const {
-    std::vector<placement::Toleration> out = piece_tolerations(w, world);
-    std::erase_if(out, [&config](const placement::Toleration& t) {
-      for (const auto& [arch, conventions] : config.architectures) {
-        for (const placement::Toleration& a : conventions.tolerations) {
-          if (a.key == t.key) return true;
-        }
-      }
-      return false;
-    });
-    return out;
   }
 
   // fix plans quietly (see TemplateContext::quiet).
@@ -526,39 +492,12 @@ class Pipeline {
   const RunSink& sink_;
   const RunOptions& options_;
   RunResult& run_;
-  const std::vector<SpreadWorld>& worlds_;       // per setting
-  bool topology_;                                // a spread profile is realised by topology spread
-  std::vector<WantCollector> wants_;             // one per setting
-  std::vector<std::vector<pools::Pool>> pools_;  // one per setting
+  std::vector<WantCollector> wants_;  // one per setting
   unsigned workers_;
   bool waiting_ = false;         // a document was set aside for the registry
   std::vector<Resume> resumes_;  // one per file
   std::vector<Piece> window_;
 };
-
-// The architectures a template's images run on, as the lock file and the
-// cache know them (nothing when one of them is not known there).
-ArchLookup local_archs(const Setting& setting) {
-  return [setting](const manifest::PodTemplate& t) -> std::optional<std::set<std::string>> {
-    std::optional<std::set<std::string>> out;
-    for (const manifest::Container& c : t.containers) {
-      if (!c.reference || c.pull_policy == "Never") continue;
-      const resolve::Resolution* r = setting.resolver->resolve_local(
-          *c.reference, tag_ttl(setting.resolver->settings(), c.pull_policy));
-      if (r == nullptr || !r->ok) return std::nullopt;
-      std::set<std::string> archs;
-      for (const image::Platform& p : r->platforms) {
-        if (setting.config->cluster_platforms.contains(p)) archs.insert(p.architecture);
-      }
-      if (out) {
-        std::erase_if(*out, [&archs](const std::string& a) { return !archs.contains(a); });
-      } else {
-        out = std::move(archs);
-      }
-    }
-    return out;
-  };
-}
 
 }  // namespace
 
@@ -627,46 +566,27 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
   }
   // Every file is read before any is analysed: a node pool, a PodDistributor
   // or an autoscaler may come after the workloads it is about.
-  std::vector<pools::Pool> stream = stream_pools(run.files, settings);
-  // Each configuration's spreads, over the pools of the input and its own.
-  std::vector<SpreadWorld> worlds;
-  worlds.reserve(settings.size());
-  for (const Setting& setting : settings) {
-    const pools::Settings& conf = setting.config->node_pools;
-    std::vector<pools::Pool> known = stream;
-    known.insert(known.end(), conf.declared.begin(), conf.declared.end());
-    worlds.push_back(spread_world(run.files, std::move(known), conf.spread_profiles));
-  }
-  // Splits are done (or undone) on the text before anything else; the run
-  // then places the pieces as any other Deployments.
+  const Facts facts{run.files, settings, task, options.split};
+  for (Feature* feature : options.features)
+    feature->gather(facts);
+  // Features may rewrite a file before anything else (a split Deployment);
+  // the run then places the pieces as any other Deployments.
   std::vector<std::optional<std::string>> unsplit(run.files.size());
   for (std::size_t i = 0; i < run.files.size(); ++i) {
     FileResult& file = run.files[i];
-    if (!options.split) break;
-    std::optional<std::string> text =
-        respread(file.original, worlds[file.setting], task, local_archs(settings[file.setting]));
-    if (!text) continue;
-    unsplit[i] = std::move(file.original);
-    file.original = std::move(*text);
+    for (const Feature* feature : options.features) {
+      std::optional<std::string> text = feature->rewrite(file);
+      if (!text) continue;
+      if (!unsplit[i]) unsplit[i] = std::move(file.original);
+      file.original = std::move(*text);
+    }
   }
-  std::vector<ArchLookup> archs;
-  for (const Setting& setting : settings)
-    archs.push_back(local_archs(setting));
-  SpreadAnalyzer spread(worlds, std::move(archs), options.split);
-  RunOptions with_spread = options;
-  bool spreads = std::any_of(worlds.begin(), worlds.end(), [](const SpreadWorld& w) {
-    return !w.distributors.empty() || !w.profiles.empty();
-  });
-  for (const FileResult& file : run.files)
-    spreads = spreads || contains(file.original, pools::kStrategyAnnotation) ||
-              contains(file.original, kSplitAnnotation);
-  if (spreads) with_spread.analyzers.push_back(&spread);
-  Pipeline pipeline(settings, task, sink, with_spread, run, stream, worlds);
+  Pipeline pipeline(settings, task, sink, options, run);
   for (std::size_t i = 0; i < run.files.size(); ++i)
     pipeline.first_pass(run.files[i], std::move(unread[i]));
   pipeline.second_pass();
-  // A file that was split is one change of the whole file; one that could
-  // not be read to its end is not changed at all.
+  // A file that was rewritten is one change of the whole file; one that
+  // could not be read to its end is not changed at all.
   for (std::size_t i = 0; i < run.files.size(); ++i) {
     if (!unsplit[i]) continue;
     FileResult& file = run.files[i];

@@ -11,6 +11,8 @@
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/run/run.hpp>
 
+#include "cli/features.hpp"
+
 namespace archfit::testing {
 
 inline constexpr const char* kEngineLock = R"({"version": 1, "images": {
@@ -30,6 +32,7 @@ struct Engine {
 
   placement::Config config = placement::Config::defaults();
   resolve::Resolver resolver;
+  cli::Features features;
   // What the last run reported.
   std::vector<findings::Finding> findings;
   std::vector<report::WorkloadSeen> workloads;
@@ -41,7 +44,9 @@ struct Engine {
     run::RunSink sink;
     sink.finding = [this](const findings::Finding& f) { findings.push_back(f); };
     sink.workload = [this](const report::WorkloadSeen& w) { workloads.push_back(w); };
-    return run::run_pipeline(inputs, config, resolver, task, sink, options);
+    run::RunOptions with = options;
+    if (with.features.empty()) with.features = features.list();  // as the command line has
+    return run::run_pipeline(inputs, config, resolver, task, sink, with);
   }
   // The first file's output of a run.
   std::string output(const std::vector<run::Input>& inputs, run::Task task) {

@@ -4,8 +4,9 @@
 //
 //   inputs     files, standard input, or text held in memory (the items of a
 //              ResourceList, tests)
-//   analyzers  placement for every document with workloads, then any others
-//              given in RunOptions (node pools, spread) without touching the loop
+//   analyzers  placement for every document with workloads, and the features
+//              given in RunOptions (node pools, spread: feature.hpp), which the
+//              loop calls at fixed points without naming them
 //   outputs    findings handed to a RunSink as each document is final, and each
 //              file's edited documents in its FileResult
 //
@@ -43,24 +44,17 @@ struct Input {
 };
 std::vector<Input> inputs_of(const std::vector<manifest::InputFile>& files);
 
-// A document with workloads, as an analyzer sees it.
+// A document with workloads, as a feature's pass sees it (feature.hpp).
 struct DocumentView {
   const std::string& file;  // as reports name it
   std::uint32_t document;   // its index in the file
   const yaml::Tree& tree;
   const std::vector<manifest::Workload>& workloads;
   std::size_t setting = 0;  // the Setting its file is analysed with
+  std::string_view text;    // the document's text
 };
 
-// An analysis run on every document with workloads, beside placement (which
-// the run does itself). Called from several threads at once: it must not
-// change shared state. Its findings are reported like placement's.
-class Analyzer {
- public:
-  virtual ~Analyzer() = default;
-  virtual void analyze(const DocumentView& document,
-                       std::vector<findings::Finding>& findings) const = 0;
-};
+class Feature;
 
 struct FileResult {
   manifest::InputFile input;
@@ -102,7 +96,10 @@ struct RunOptions {
   // fix reports only what is left for a person to do, unless it reports
   // everything lint would (fix --check --format).
   bool report_everything = false;
-  std::vector<const Analyzer*> analyzers;  // besides placement
+  // What plugs in beside placement (node pools, spread), in the order they
+  // gather and see each document (feature.hpp). They are the run's while it
+  // lasts: gather keeps what it learns until the next run.
+  std::vector<Feature*> features;
   // fix may split a Deployment into one per node group (weighted spread),
   // which adds documents; not where each document must stay one (the items
   // of a ResourceList).

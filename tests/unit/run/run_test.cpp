@@ -7,9 +7,11 @@
 #include <gtest/gtest.h>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/resolve/resolver.hpp>
+#include <archfit/run/feature.hpp>
 #include <archfit/run/image_answer.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
@@ -165,38 +167,85 @@ TEST(Run, AFaultInADocumentIsAFindingAndTheOthersAreFixed) {
   EXPECT_EQ(r.unfixable_errors, 1u);
 }
 
-// Another analysis plugs in through RunOptions: called once per document
-// with workloads, its findings reported in place with placement's.
-class CountingAnalyzer : public Analyzer {
+// A feature plugs in through RunOptions, and the run calls it at its points:
+// gather once with every file, rewrite per file, own per document, and a
+// pass per document with workloads (prepare and check per template, analyze
+// per document), its findings reported in place with placement's.
+class CountingFeature : public Feature {
  public:
-  void analyze(const DocumentView& doc, std::vector<findings::Finding>& findings) const override {
-    ++calls;
-    findings::Finding f;
-    f.rule = "mutable-tag";  // any rule of the table
-    f.severity = findings::Severity::Warning;
-    f.message = "seen " + std::to_string(doc.workloads.size()) + " workload(s)";
-    f.line = doc.workloads.front().object.line();
-    f.column = 1;
-    findings.push_back(f);
+  struct Counts {
+    std::atomic<int> prepared{0};
+    std::atomic<int> checked{0};
+    std::atomic<int> analyzed{0};
+  };
+  class Pass : public DocumentPass {
+   public:
+    explicit Pass(Counts& counts) : counts_(counts) {}
+    void prepare(const manifest::Workload&, placement::TemplateContext&) override {
+      ++counts_.prepared;
+    }
+    void check(const PlannedTemplate& t, std::vector<findings::Finding>&) const override {
+      EXPECT_FALSE(t.plan.platforms.empty()) << "check sees the plan";
+      ++counts_.checked;
+    }
+    void analyze(const DocumentView& doc, std::vector<findings::Finding>& out) const override {
+      ++counts_.analyzed;
+      findings::Finding& f = out.emplace_back(findings::make_finding(
+          "mutable-tag", "seen " + std::to_string(doc.workloads.size()) + " workload(s)",
+          {"", 0, doc.workloads.front().object.line(), 1}));
+      f.severity = findings::Severity::Warning;  // fix reports it
+    }
+
+   private:
+    Counts& counts_;
+  };
+
+  void gather(const Facts& facts) override { gathered += static_cast<int>(facts.files.size()); }
+  std::optional<std::string> rewrite(const FileResult& file) const override {
+    if (!contains(file.original, "REWRITE ME")) return std::nullopt;
+    std::string text = file.original;
+    text.replace(text.find("REWRITE ME"), 10, "rewritten!");
+    return text;
   }
-  mutable std::atomic<int> calls{0};
+  std::optional<OwnDocument> own(const DocumentScope& doc) const override {
+    if (!contains(doc.text, "name: mine")) return std::nullopt;
+    findings::Finding f =
+        findings::make_finding("mutable-tag", "mine", {doc.file, doc.document, doc.first_line, 1});
+    f.severity = findings::Severity::Warning;
+    return OwnDocument{{f}, std::string(doc.text) + "# owned\n"};
+  }
+  std::unique_ptr<DocumentPass> pass(const DocumentView&) const override {
+    return std::make_unique<Pass>(counts);
+  }
+
+  int gathered = 0;
+  mutable Counts counts;
 };
 
-TEST(Run, AnotherAnalyzerRunsOnEveryDocumentWithWorkloads) {
+TEST(Run, AFeatureIsCalledAtEachPointAndNamedNowhere) {
   Engine e;
-  CountingAnalyzer counting;
+  CountingFeature counting;
   RunOptions options;
-  options.analyzers = {&counting};
-  std::string stream =
-      deployment("a", "both:1") + "---\nkind: ConfigMap\n---\n" + deployment("b", "both:1");
+  options.features = {&counting};
+  std::string stream = deployment("a", "both:1") +
+                       "---\nkind: ConfigMap\nmetadata:\n  name: mine\n---\n# REWRITE ME\n" +
+                       deployment("b", "both:1");
   RunResult r = e.run({Input::in_memory("apps.yaml", stream)}, Task::Fix, options);
-  EXPECT_EQ(counting.calls.load(), 2);
+  EXPECT_EQ(counting.gathered, 1);
+  EXPECT_EQ(counting.counts.prepared.load(), 2);
+  EXPECT_EQ(counting.counts.checked.load(), 2);
+  EXPECT_EQ(counting.counts.analyzed.load(), 2);
   std::vector<std::string> seen;
   for (const findings::Finding& f : e.findings) {
-    if (f.message.starts_with("seen ")) seen.push_back(f.file + " " + std::to_string(f.document));
+    if (f.rule == "mutable-tag")
+      seen.push_back(f.file + " " + std::to_string(f.document) + " " + f.message);
   }
-  EXPECT_EQ(seen, (std::vector<std::string>{"apps.yaml 0", "apps.yaml 2"}));
-  EXPECT_EQ(r.counts.warnings, 2u);
+  EXPECT_EQ(seen, (std::vector<std::string>{"apps.yaml 0 seen 1 workload(s)", "apps.yaml 1 mine",
+                                            "apps.yaml 2 seen 1 workload(s)"}));
+  std::string out = r.files.at(0).output();
+  EXPECT_TRUE(contains(out, "  name: mine\n# owned\n")) << out;
+  EXPECT_TRUE(contains(out, "# rewritten!\n")) << out;
+  EXPECT_FALSE(contains(out, "REWRITE ME")) << out;
 }
 
 TEST(ImageAnswer, ResolvedImagesAreKnownOthersAssumedOnlyWithAFallback) {

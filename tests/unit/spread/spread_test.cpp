@@ -19,7 +19,11 @@
 #include "support/engine.hpp"
 
 // A named namespace: the unity build puts this file beside run_test.cpp.
-namespace archfit::run::spread_tests {
+namespace archfit::spread::spread_tests {
+
+using run::Input;
+using run::RunResult;
+using run::Task;
 
 const std::string kStrategy =
     "nodesize=od4vcpu16gb,base=1,weight=0:nodesize=spot4vcpu16gb,weight=1:nodesize=spot8vcpu32gb,"
@@ -442,4 +446,4 @@ TEST(Spread, LawsOnGeneratedDeployments) {
   EXPECT_GT(split, 75);
 }
 
-}  // namespace archfit::run::spread_tests
+}  // namespace archfit::spread::spread_tests

@@ -18,7 +18,11 @@
 #include "support/engine.hpp"
 
 // A named namespace: the unity build puts this file beside the other run tests.
-namespace archfit::run::topology_spread_tests {
+namespace archfit::spread::topology_spread_tests {
+
+using run::Input;
+using run::RunResult;
+using run::Task;
 
 using Lines = std::vector<std::string>;
 using yaml::Value;
@@ -333,4 +337,4 @@ TEST(TopologySpread, LawsOnGeneratedInputs) {
   EXPECT_GT(applied, 60);
 }
 
-}  // namespace archfit::run::topology_spread_tests
+}  // namespace archfit::spread::topology_spread_tests

@@ -11,10 +11,10 @@
 
 #include <archfit/manifest/workload.hpp>
 #include <archfit/pools/strategy.hpp>
-#include <archfit/run/spread.hpp>
+#include <archfit/spread/spread.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace archfit::run::detail {
+namespace archfit::spread::detail {
 
 inline yaml::NodeRef field(yaml::NodeRef mapping, std::string_view key) {
   return yaml::lookup_path(mapping, {key});
@@ -84,4 +84,4 @@ SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
 Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLookup& archs,
              bool topology = false);
 
-}  // namespace archfit::run::detail
+}  // namespace archfit::spread::detail

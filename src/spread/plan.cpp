@@ -6,9 +6,9 @@
 #include <archfit/pools/names.hpp>
 #include <archfit/pools/spread.hpp>
 
-#include "run/spread_detail.hpp"
+#include "spread/detail.hpp"
 
-namespace archfit::run::detail {
+namespace archfit::spread::detail {
 
 namespace {
 
@@ -295,4 +295,4 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   return plan;
 }
 
-}  // namespace archfit::run::detail
+}  // namespace archfit::spread::detail

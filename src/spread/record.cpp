@@ -1,8 +1,8 @@
 #include <charconv>
 
-#include "run/spread_detail.hpp"
+#include "spread/detail.hpp"
 
-namespace archfit::run::detail {
+namespace archfit::spread::detail {
 
 using yaml::NodeRef;
 
@@ -58,4 +58,4 @@ std::optional<Record> record_of(NodeRef root) {
   return Record::parse(value.scalar());
 }
 
-}  // namespace archfit::run::detail
+}  // namespace archfit::spread::detail

@@ -19,7 +19,10 @@
 #include "support/engine.hpp"
 
 // A named namespace: the unity build puts this file beside run_test.cpp.
-namespace archfit::run::spread_corpus_tests {
+namespace archfit::spread::spread_corpus_tests {
+
+using run::Input;
+using run::Task;
 
 std::string distributors_for(const std::string& text) {
   std::string out;
@@ -111,4 +114,4 @@ TEST(CorpusSpread, ACatchAllTopologySpreadKeepsTheLaws) {
       10u);
 }
 
-}  // namespace archfit::run::spread_corpus_tests
+}  // namespace archfit::spread::spread_corpus_tests

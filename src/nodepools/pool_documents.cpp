@@ -4,15 +4,15 @@
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/findings/rules.hpp>
+#include <archfit/nodepools/pool_documents.hpp>
 #include <archfit/placement/ownership.hpp>
 #include <archfit/pools/feasibility.hpp>
 #include <archfit/pools/read.hpp>
-#include <archfit/run/pools.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
 
-namespace archfit::run {
+namespace archfit::nodepools {
 
 namespace {
 
@@ -461,4 +461,4 @@ std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
   return f;
 }
 
-}  // namespace archfit::run
+}  // namespace archfit::nodepools

@@ -9,14 +9,14 @@
 #include <archfit/findings/rules.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/pools/allocation.hpp>
-#include <archfit/run/spread.hpp>
+#include <archfit/spread/spread.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
 
-#include "run/spread_detail.hpp"
+#include "spread/detail.hpp"
 
-namespace archfit::run {
+namespace archfit::spread {
 
 namespace {
 
@@ -299,12 +299,12 @@ std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w
   return out;
 }
 
-void SpreadAnalyzer::analyze(const DocumentView& doc,
-                             std::vector<findings::Finding>& findings) const {
+void analyze_spreads(const DocumentView& doc, const SpreadWorld& world, const ArchLookup& archs,
+                     bool splits, std::vector<findings::Finding>& findings) {
   for (const manifest::Workload& w : doc.workloads) {
     if (w.kind == "Job" || w.kind == "CronJob" || w.templates.empty()) continue;  // as the webhooks
     std::optional<Record> record = w.path.empty() ? record_of(w.object) : std::nullopt;
-    Plan plan = plan_of(w, worlds_.at(doc.setting), archs_.at(doc.setting));
+    Plan plan = plan_of(w, world, archs);
     if (!plan.spec) continue;
     if (plan.spec->webhook) {
       findings.push_back(finding(
@@ -339,11 +339,11 @@ void SpreadAnalyzer::analyze(const DocumentView& doc,
     std::string message = w.kind + " \"" + w.name + "\" asks for a weighted spread (" +
                           plan.spec->origin + "); archfit fix splits its " +
                           std::to_string(plan.replicas) + " replicas into " + list;
-    if (!splits_) message += " (not here: run archfit fix on the manifests)";
+    if (!splits) message += " (not here: run archfit fix on the manifests)";
     findings::Finding f = finding("spread-not-split", std::move(message), doc, w);
-    f.fixable = splits_;
+    f.fixable = splits;
     findings.push_back(std::move(f));
   }
 }
 
-}  // namespace archfit::run
+}  // namespace archfit::spread

@@ -26,7 +26,11 @@
 #include <archfit/pools/spread.hpp>
 #include <archfit/run/run.hpp>
 
-namespace archfit::run {
+namespace archfit::spread {
+
+using run::DocumentView;
+using run::FileResult;
+using run::Task;
 
 inline constexpr const char* kSplitAnnotation = "archfit.io/split";
 inline constexpr const char* kGroupLabel = "archfit.io/spread-group";
@@ -83,20 +87,9 @@ std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w
 // The findings about spreads: Deployments fix would split (fixable), spreads
 // it refuses and why, groups it leaves out, and that an in-cluster webhook
 // reading the same annotation or PodDistributor would still act.
-class SpreadAnalyzer : public Analyzer {
- public:
-  // `worlds` and `archs`: per Setting (a document is analysed with its
-  // file's); `splits`: fix splits here (RunOptions::split).
-  SpreadAnalyzer(const std::vector<SpreadWorld>& worlds, std::vector<ArchLookup> archs,
-                 bool splits = true)
-      : worlds_(worlds), archs_(std::move(archs)), splits_(splits) {}
-  void analyze(const DocumentView& document,
-               std::vector<findings::Finding>& findings) const override;
+// `archs`: the document's setting's; `splits`: fix splits here
+// (RunOptions::split).
+void analyze_spreads(const DocumentView& doc, const SpreadWorld& world, const ArchLookup& archs,
+                     bool splits, std::vector<findings::Finding>& findings);
 
- private:
-  const std::vector<SpreadWorld>& worlds_;
-  std::vector<ArchLookup> archs_;
-  bool splits_;
-};
-
-}  // namespace archfit::run
+}  // namespace archfit::spread

@@ -17,7 +17,12 @@
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/node.hpp>
 
-namespace archfit::run {
+namespace archfit::nodepools {
+
+using run::FileResult;
+using run::PlannedTemplate;
+using run::Setting;
+using run::Task;
 
 // The pools of the files' documents, in file and document order. Throws
 // Error(Input) at the place of a pool field that cannot be read.
@@ -50,4 +55,4 @@ void give_spread_values(std::vector<pools::Pool>& all,
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
                                                    const std::vector<pools::Pool>& pools);
 
-}  // namespace archfit::run
+}  // namespace archfit::nodepools

@@ -17,7 +17,11 @@
 #include "support/engine.hpp"
 
 // A named namespace: the unity build puts this file beside run_test.cpp.
-namespace archfit::run::pool_tests {
+namespace archfit::nodepools::pool_tests {
+
+using run::Input;
+using run::RunResult;
+using run::Task;
 
 std::string deployment(const std::string& name, const std::string& image,
                        const std::string& spec_extra = "") {
@@ -237,4 +241,4 @@ TEST(RunPools, ABadPoolIsAFindingAtItsPlaceAndTheOthersGoOn) {
   EXPECT_EQ(got, expected);
 }
 
-}  // namespace archfit::run::pool_tests
+}  // namespace archfit::nodepools::pool_tests
