@@ -46,20 +46,11 @@ struct ItemFile {
 using ItemKey = std::tuple<std::string, std::string, std::string, std::string>;
 
 std::string annotation(yaml::NodeRef item, const char* a, const char* b) {
-  yaml::NodeRef annotations =
-      item.resolved().get("metadata").resolved().get("annotations").resolved();
   for (const char* key : {a, b}) {
-    yaml::NodeRef v = annotations.get(key).resolved();
+    yaml::NodeRef v = yaml::lookup_path(item, {"metadata", "annotations", key});
     if (v.is_scalar()) return std::string(v.scalar());
   }
   return {};
-}
-
-std::string scalar_at(yaml::NodeRef node, std::initializer_list<const char*> path) {
-  for (const char* key : path)
-    node = node.resolved().get(key);
-  node = node.resolved();
-  return node.is_scalar() ? std::string(node.scalar()) : std::string();
 }
 
 std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
@@ -68,8 +59,10 @@ std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
   if (!items.is_sequence()) return out;
   for (std::size_t i = 0; i < items.size(); ++i) {
     yaml::NodeRef item = items.item(i);
-    ItemKey key{scalar_at(item, {"apiVersion"}), scalar_at(item, {"kind"}),
-                scalar_at(item, {"metadata", "name"}), scalar_at(item, {"metadata", "namespace"})};
+    ItemKey key{yaml::scalar_text(yaml::lookup_path(item, {"apiVersion"})),
+                yaml::scalar_text(yaml::lookup_path(item, {"kind"})),
+                yaml::scalar_text(yaml::lookup_path(item, {"metadata", "name"})),
+                yaml::scalar_text(yaml::lookup_path(item, {"metadata", "namespace"}))};
     out.emplace(
         key,
         ItemFile{
@@ -276,7 +269,8 @@ int run_krm(const KrmOptions& o) {
   std::optional<run::ResourceListItems> split = run::ResourceListItems::scan(input);
   yaml::Tree tree = yaml::parse_document(split ? std::string_view(split->skeleton()) : input);
   yaml::NodeRef root = tree.root().resolved();
-  if (!root.is_mapping() || scalar_at(root, {"kind"}) != "ResourceList") {
+  if (!root.is_mapping() ||
+      yaml::scalar_text(yaml::lookup_path(root, {"kind"})) != "ResourceList") {
     fail(ErrorKind::Input,
          "<stdin>: expected a ResourceList (apiVersion: config.kubernetes.io/v1, kind: "
          "ResourceList) as KRM functions get; for a plain stream use archfit fix -");

@@ -5,6 +5,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/edit/verify.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::edit {
 
@@ -14,32 +15,7 @@ using yaml::Value;
 
 namespace {
 
-// One step of a template path: a mapping key or a sequence index.
-struct Step {
-  std::string_view key;
-  std::size_t index = 0;
-  bool is_index = false;
-};
-
-std::vector<Step> split_path(std::string_view path) {
-  std::vector<Step> steps;
-  while (!path.empty()) {
-    std::size_t dot = path.find('.');
-    std::string_view step = path.substr(0, dot);
-    path = dot == std::string_view::npos ? std::string_view() : path.substr(dot + 1);
-    std::size_t bracket = step.find('[');
-    std::string_view name = step.substr(0, bracket);
-    if (!name.empty()) steps.push_back(Step{name, 0, false});
-    while (bracket != std::string_view::npos) {
-      std::size_t close = step.find(']', bracket);
-      std::size_t index = 0;
-      std::from_chars(step.data() + bracket + 1, step.data() + close, index);
-      steps.push_back(Step{{}, index, true});
-      bracket = step.find('[', close);
-    }
-  }
-  return steps;
-}
+using yaml::PathStep;
 
 // `keys` applied at `v`, as apply_change does from a pod template.
 void apply_keys(Value& v, std::span<const std::string> keys, const yaml::FieldChange& change) {
@@ -94,7 +70,7 @@ bool same(NodeRef a, NodeRef b) {
 // A change still to be met below the node being walked: first the rest of
 // its template's path, then the rest of its own.
 struct Pending {
-  std::span<const Step> path;
+  std::span<const PathStep> path;
   std::span<const std::string> keys;
   const yaml::FieldChange* change;
 };
@@ -258,20 +234,6 @@ bool walk(NodeRef original, NodeRef edited, std::span<const Pending> pending) {
 
 }  // namespace
 
-Value* value_at(Value& root, std::string_view path) {
-  Value* v = &root;
-  for (const Step& step : split_path(path)) {
-    if (step.is_index) {
-      if (!v->is_sequence() || step.index >= v->items().size()) return nullptr;
-      v = &v->items()[step.index];
-    } else {
-      v = v->find(step.key);
-      if (v == nullptr) return nullptr;
-    }
-  }
-  return v;
-}
-
 void apply_change(Value& pod_template, const yaml::FieldChange& change) {
   if (!change.path.empty()) apply_keys(pod_template, change.path, change);
 }
@@ -279,7 +241,7 @@ void apply_change(Value& pod_template, const yaml::FieldChange& change) {
 Value intended_value(NodeRef original, const std::vector<AppliedChanges>& applied) {
   Value expected = yaml::to_value(original);
   for (const AppliedChanges& a : applied) {
-    Value* target = value_at(expected, a.path);
+    Value* target = yaml::lookup(expected, yaml::parse_path(a.path));
     if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + std::string(a.path));
     for (const yaml::FieldChange& change : *a.changes)
       apply_change(*target, change);
@@ -288,11 +250,11 @@ Value intended_value(NodeRef original, const std::vector<AppliedChanges>& applie
 }
 
 bool walk_proves(NodeRef original, NodeRef edited, const std::vector<AppliedChanges>& applied) {
-  std::vector<std::vector<Step>> paths;
+  std::vector<yaml::Path> paths;
   paths.reserve(applied.size());
   std::vector<Pending> pending;
   for (const AppliedChanges& a : applied) {
-    const std::vector<Step>& steps = paths.emplace_back(split_path(a.path));
+    const yaml::Path& steps = paths.emplace_back(yaml::parse_path(a.path));
     for (const yaml::FieldChange& change : *a.changes) {
       if (change.path.empty()) return false;
       pending.push_back(Pending{steps, change.path, &change});

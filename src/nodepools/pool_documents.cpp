@@ -9,6 +9,7 @@
 #include <archfit/pools/feasibility.hpp>
 #include <archfit/pools/read.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/path.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
 
@@ -38,34 +39,11 @@ std::vector<std::string> requirements_path(const pools::Pool& p) {
   return {"spec", "requirements"};
 }
 
-placement::Path record_path(const std::vector<std::string>& keys) {
-  placement::Path out;
-  for (const std::string& k : keys)
-    out.push_back(placement::PathStep::of(k));
-  return out;
-}
-
-const Value* at(const Value& v, const std::vector<std::string>& path) {
-  const Value* node = &v;
-  for (const std::string& k : path) {
-    node = node->is_mapping() ? node->find(k) : nullptr;
-    if (node == nullptr) return nullptr;
-  }
-  return node;
-}
-
 Value taint_value(const pools::Taint& t) {
   Value out = Value::mapping();
   out.set("key", Value::string(t.key));
   if (!t.value.empty()) out.set("value", Value::string(t.value));
   out.set("effect", Value::string(t.effect));
-  return out;
-}
-
-std::string dotted(const std::vector<std::string>& path) {
-  std::string out;
-  for (const std::string& k : path)
-    out += (out.empty() ? "" : ".") + k;
   return out;
 }
 
@@ -99,7 +77,7 @@ const std::vector<std::string> kAnnotationsPath = {"metadata", "annotations"};
 
 UserPool user_pool(const Value& object, const std::vector<std::vector<std::string>>& paths) {
   UserPool out;
-  const Value* current_annotations = at(object, kAnnotationsPath);
+  const Value* current_annotations = yaml::lookup(object, yaml::key_path(kAnnotationsPath));
   std::optional<placement::Ownership> record;
   const Value* owned = current_annotations != nullptr && current_annotations->is_mapping()
                            ? current_annotations->find(placement::kOwnedAnnotation)
@@ -120,14 +98,14 @@ UserPool user_pool(const Value& object, const std::vector<std::vector<std::strin
   for (const std::vector<std::string>& path : paths) {
     PoolList& list = out.lists.emplace_back();
     list.path = path;
-    const Value* current = at(object, path);
-    const placement::Path where = record_path(path);
+    const Value* current = yaml::lookup(object, yaml::key_path(path));
+    const placement::Path where = yaml::key_path(path);
     std::set<std::size_t> ours;
     bool created = false;
     for (const placement::OwnedEntry& e : entries) {
       if (e.kind == placement::OwnedEntry::Kind::Created) {
         created = created || e.path == where;
-        created_annotations = created_annotations || e.path == record_path(kAnnotationsPath);
+        created_annotations = created_annotations || e.path == yaml::key_path(kAnnotationsPath);
         continue;
       }
       bool inside =
@@ -181,11 +159,11 @@ std::vector<yaml::FieldChange> pool_changes(const Value& object, UserPool user) 
     adds = true;
     if (!list.user) {
       record.entries.push_back(
-          {placement::OwnedEntry::Kind::Created, record_path(list.path), 0, 0, {}, {}});
+          {placement::OwnedEntry::Kind::Created, yaml::key_path(list.path), 0, 0, {}, {}});
       list.user = Value::sequence();
     }
     for (Value& v : list.add) {
-      placement::Path p = record_path(list.path);
+      placement::Path p = yaml::key_path(list.path);
       p.push_back(placement::PathStep::at(list.user->items().size()));
       record.entries.push_back(
           {placement::OwnedEntry::Kind::Wrote, p, placement::data_hash(v), 0, {}, {}});
@@ -195,7 +173,7 @@ std::vector<yaml::FieldChange> pool_changes(const Value& object, UserPool user) 
   if (adds) {
     if (!user.annotations) {
       record.entries.push_back(
-          {placement::OwnedEntry::Kind::Created, record_path(kAnnotationsPath), 0, 0, {}, {}});
+          {placement::OwnedEntry::Kind::Created, yaml::key_path(kAnnotationsPath), 0, 0, {}, {}});
       user.annotations = Value::mapping();
     }
     std::stable_sort(record.entries.begin(), record.entries.end(),
@@ -214,8 +192,9 @@ std::vector<yaml::FieldChange> pool_changes(const Value& object, UserPool user) 
     }
   };
   for (const PoolList& list : user.lists)
-    change(list.path, at(object, list.path), list.user);
-  change(kAnnotationsPath, at(object, kAnnotationsPath), user.annotations);
+    change(list.path, yaml::lookup(object, yaml::key_path(list.path)), list.user);
+  change(kAnnotationsPath, yaml::lookup(object, yaml::key_path(kAnnotationsPath)),
+         user.annotations);
   return out;
 }
 
@@ -320,8 +299,8 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   // lists or not there.
   Value object = yaml::to_value(root);
   auto editable = [&object](const pools::Pool& pool) {
-    const Value* taints = at(object, taints_path(pool));
-    const Value* requirements = at(object, requirements_path(pool));
+    const Value* taints = yaml::lookup(object, yaml::key_path(taints_path(pool)));
+    const Value* requirements = yaml::lookup(object, yaml::key_path(requirements_path(pool)));
     return pool.karpenter() && (taints == nullptr || taints->is_sequence()) &&
            (requirements == nullptr || requirements->is_sequence());
   };
@@ -370,7 +349,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     findings::Finding f =
         finding("spread-pool-values-missing", message, file, document, root, resource(pool));
     f.fixable = fixable;
-    f.field_path = dotted(rpath);
+    f.field_path = yaml::format_path(yaml::key_path(rpath));
     out.findings.push_back(std::move(f));
   };
   for (const pools::Requirement& r : now.missing) {

@@ -15,14 +15,6 @@ namespace {
 constexpr std::string_view kRequired = "requiredDuringSchedulingIgnoredDuringExecution";
 constexpr std::string_view kPreferred = "preferredDuringSchedulingIgnoredDuringExecution";
 
-bool is_identifier(std::string_view key) {
-  auto alpha = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (key.empty() || !alpha(key[0])) return false;
-  return std::all_of(key.begin(), key.end(), [&alpha](char c) {
-    return alpha(c) || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
-
 // The short names of node affinity's two long keys, in paths.
 std::string_view short_name(const Path& path, std::size_t i) {
   if (i > 0 && !path[i - 1].is_index && path[i - 1].key == "nodeAffinity") {
@@ -30,10 +22,6 @@ std::string_view short_name(const Path& path, std::size_t i) {
     if (path[i].key == kPreferred) return "preferred";
   }
   return path[i].key;
-}
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += yaml::to_json(Value::string(std::string(s)));
 }
 
 // Reads entries off the front of the annotation's text.
@@ -115,34 +103,21 @@ class Reader {
     return true;
   }
   bool path(Path& out) {
-    do {
-      if (accept('[')) {
-        if (pos_ < text_.size() && text_[pos_] == '"') {
-          Value key;
-          if (!json(key) || !key.is_string()) return fail("expected a quoted key");
-          out.push_back(PathStep::of(key.as_string()));
-        } else {
-          std::size_t index = 0;
-          if (!number(index)) return false;
-          out.push_back(PathStep::at(index));
-        }
-        if (!accept(']')) return fail("expected ']'");
-        continue;
-      }
-      if (!out.empty() && !accept('.')) break;
-      std::size_t start = pos_;
-      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) ||
-                                     text_[pos_] == '_' || text_[pos_] == '-')) {
-        ++pos_;
-      }
-      if (pos_ == start) return fail("expected a field name");
-      std::string key(text_.substr(start, pos_ - start));
-      if (!out.empty() && !out.back().is_index && out.back().key == "nodeAffinity") {
-        if (key == "required") key = kRequired;
-        if (key == "preferred") key = kPreferred;
-      }
-      out.push_back(PathStep::of(std::move(key)));
-    } while (pos_ < text_.size() && (text_[pos_] == '.' || text_[pos_] == '['));
+    std::string why;
+    std::size_t start = out.size();
+    std::size_t stopped = 0;
+    std::size_t read = yaml::read_path(text_.substr(pos_), out, &why, &stopped);
+    if (read == 0) {
+      pos_ += stopped;
+      return fail(why);
+    }
+    pos_ += read;
+    for (std::size_t i = std::max<std::size_t>(start, 1); i < out.size(); ++i) {
+      const PathStep& before = out[i - 1];
+      if (out[i].is_index || before.is_index || before.key != "nodeAffinity") continue;
+      if (out[i].key == "required") out[i].key = kRequired;
+      if (out[i].key == "preferred") out[i].key = kPreferred;
+    }
     return true;
   }
   // A JSON value (which is also YAML): its extent found by brackets and
@@ -197,32 +172,10 @@ class Reader {
 
 }  // namespace
 
-namespace {
+namespace {}  // namespace
 
-void append_path(std::string& out, const Path& path) {
-  for (std::size_t i = 0; i < path.size(); ++i) {
-    const PathStep& step = path[i];
-    if (step.is_index) {
-      out += '[';
-      out += std::to_string(step.index);
-      out += ']';
-    } else if (is_identifier(step.key)) {
-      if (i > 0) out += '.';
-      out += short_name(path, i);
-    } else {
-      out += '[';
-      append_json_string(out, step.key);
-      out += ']';
-    }
-  }
-}
-
-}  // namespace
-
-std::string format_path(const Path& path) {
-  std::string out;
-  append_path(out, path);
-  return out;
+std::string format_record_path(const Path& path) {
+  return yaml::format_path(path, short_name);
 }
 
 // FNV-1a over the canonical JSON of the value (mapping keys sorted), folded
@@ -244,10 +197,10 @@ std::string Ownership::str() const {
     switch (e.kind) {
       case OwnedEntry::Kind::Created:
         out += '+';
-        append_path(out, e.path);
+        out += format_record_path(e.path);
         break;
       case OwnedEntry::Kind::Wrote: {
-        append_path(out, e.path);
+        out += format_record_path(e.path);
         char hex[10];
         std::snprintf(hex, sizeof hex, "#%08x", e.hash);
         out += hex;
@@ -255,7 +208,7 @@ std::string Ownership::str() const {
       }
       case OwnedEntry::Kind::Took:
         out += '-';
-        append_path(out, e.path);
+        out += format_record_path(e.path);
         if (!e.path.back().is_index) {
           out += '@';
           out += std::to_string(e.position);
@@ -264,7 +217,7 @@ std::string Ownership::str() const {
         out += yaml::to_json(e.value);
         break;
       case OwnedEntry::Kind::Filled:
-        append_path(out, e.path);
+        out += format_record_path(e.path);
         out += '=';
         out += e.written;
         break;

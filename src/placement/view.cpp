@@ -54,7 +54,7 @@ void put_back(Value& view, const OwnedEntry& e, Undone& out) {
   Value* parent = find(view, parent_of(e.path));
   const PathStep& last = e.path.back();
   if (parent == nullptr) {
-    out.kept.push_back("-" + format_path(e.path));
+    out.kept.push_back("-" + format_record_path(e.path));
     return;
   }
   if (last.is_index) {
@@ -186,7 +186,7 @@ Undone undo(const Value& view, const Ownership& record) {
   std::vector<const OwnedEntry*> wrote = of_kind(OwnedEntry::Kind::Wrote);
   std::sort(wrote.begin(), wrote.end(), by_path);
   for (auto it = wrote.rbegin(); it != wrote.rend(); ++it) {
-    if (!erase_written(v, **it)) out.kept.push_back(format_path((*it)->path));
+    if (!erase_written(v, **it)) out.kept.push_back(format_record_path((*it)->path));
   }
   // Containers it created, deepest first, when nothing else is in them now.
   std::vector<const OwnedEntry*> created = of_kind(OwnedEntry::Kind::Created);

@@ -1,6 +1,6 @@
-// Reading the fields of pool and PodDistributor objects (read.cpp,
-// spread.cpp): a field as Kubernetes reads it, a scalar's text, and the
-// input error placed at a node.
+// Refusing a field of a pool or PodDistributor object (read.cpp,
+// spread.cpp): the input error placed at its node. Fields are read with
+// yaml::lookup_path and yaml::scalar_text.
 #pragma once
 
 #include <string>
@@ -10,15 +10,6 @@
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::pools::detail {
-
-inline yaml::NodeRef field(yaml::NodeRef mapping, std::string_view key) {
-  return yaml::lookup_path(mapping, {key});
-}
-
-// A scalar's text; "" for anything else.
-inline std::string scalar_text(yaml::NodeRef node) {
-  return node.is_scalar() ? std::string(node.scalar()) : "";
-}
 
 // Error(Input) at the node's line and column (the caller's file is added by
 // whoever reads the stream).

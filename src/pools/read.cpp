@@ -12,7 +12,6 @@ namespace archfit::pools {
 
 namespace {
 
-using detail::field;
 using detail::refuse;
 using yaml::NodeRef;
 
@@ -47,12 +46,12 @@ void each_item(NodeRef list, const std::string& what, F&& f) {
 Taint taint_of(NodeRef item, const std::string& what) {
   if (!item.is_mapping())
     refuse(item, what + std::string(" must be a mapping with key and effect"));
-  Taint t{text_of(field(item, "key"), "a taint's key"),
-          text_of(field(item, "value"), "a taint's value"),
-          text_of(field(item, "effect"), "a taint's effect")};
+  Taint t{text_of(yaml::lookup_path(item, {"key"}), "a taint's key"),
+          text_of(yaml::lookup_path(item, {"value"}), "a taint's value"),
+          text_of(yaml::lookup_path(item, {"effect"}), "a taint's effect")};
   if (t.key.empty()) refuse(item, what + std::string(" has no key"));
   if (t.effect != "NoSchedule" && t.effect != "PreferNoSchedule" && t.effect != "NoExecute") {
-    refuse(field(item, "effect") ? field(item, "effect") : item,
+    refuse(yaml::lookup_path(item, {"effect"}) ? yaml::lookup_path(item, {"effect"}) : item,
            what + std::string(" has effect \"") + t.effect +
                "\"; use NoSchedule, PreferNoSchedule or NoExecute");
   }
@@ -73,9 +72,9 @@ std::vector<Requirement> requirements_of(NodeRef list, bool v1) {
   each_item(list, "requirements", [&](NodeRef item, std::size_t) {
     if (!item.is_mapping()) refuse(item, "a requirement must be a mapping with key and operator");
     Requirement r;
-    r.key = text_of(field(item, "key"), "a requirement's key");
+    r.key = text_of(yaml::lookup_path(item, {"key"}), "a requirement's key");
     if (r.key.empty()) refuse(item, "a requirement has no key");
-    NodeRef op = field(item, "operator");
+    NodeRef op = yaml::lookup_path(item, {"operator"});
     std::string why;
     std::optional<Operator> parsed = try_parse_operator(text_of(op, "an operator"), &why);
     if (!parsed) refuse(op ? op : item, why);
@@ -85,7 +84,7 @@ std::vector<Requirement> requirements_of(NodeRef list, bool v1) {
                      "NotIn, Exists, DoesNotExist, Gt or Lt");
     }
     r.op = *parsed;
-    each_item(field(item, "values"), "values",
+    each_item(yaml::lookup_path(item, {"values"}), "values",
               [&](NodeRef v, std::size_t) { r.values.push_back(text_of(v, "a value")); });
     out.push_back(std::move(r));
   });
@@ -105,23 +104,24 @@ Pool start(NodeRef at, std::string name, PoolSource source, NodeRef root) {
   p.source = source;
   p.line = at.line();
   p.column = at.column();
-  p.api_version = text_of(field(root, "apiVersion"), "apiVersion");
-  p.kind = text_of(field(root, "kind"), "kind");
+  p.api_version = text_of(yaml::lookup_path(root, {"apiVersion"}), "apiVersion");
+  p.kind = text_of(yaml::lookup_path(root, {"kind"}), "kind");
   return p;
 }
 
 Pool karpenter_pool(NodeRef root, bool node_pool) {
   std::string name = text_of(yaml::lookup_path(root, {"metadata", "name"}), "metadata.name");
   Pool p = start(root, name, node_pool ? PoolSource::NodePool : PoolSource::Provisioner, root);
-  NodeRef spec = field(root, "spec");
+  NodeRef spec = yaml::lookup_path(root, {"spec"});
   NodeRef labels = node_pool ? yaml::lookup_path(spec, {"template", "metadata", "labels"})
-                             : field(spec, "labels");
+                             : yaml::lookup_path(spec, {"labels"});
   NodeRef body = node_pool ? yaml::lookup_path(spec, {"template", "spec"}) : spec;
   p.labels = labels_of(labels, "labels");
-  p.requirements = requirements_of(field(body, "requirements"), p.api_version == "karpenter.sh/v1");
-  p.taints = taints_of(field(body, "taints"), "taints");
-  p.startup_taints = taints_of(field(body, "startupTaints"), "startupTaints");
-  p.weight = weight_of(field(spec, "weight"));
+  p.requirements = requirements_of(yaml::lookup_path(body, {"requirements"}),
+                                   p.api_version == "karpenter.sh/v1");
+  p.taints = taints_of(yaml::lookup_path(body, {"taints"}), "taints");
+  p.startup_taints = taints_of(yaml::lookup_path(body, {"startupTaints"}), "startupTaints");
+  p.weight = weight_of(yaml::lookup_path(spec, {"weight"}));
   return p;
 }
 
@@ -151,14 +151,14 @@ std::string normal_arch(std::string arch) {
 
 Pool node_group(NodeRef root, NodeRef group, const std::string& path, const ReadOptions& options) {
   if (!group.is_mapping()) refuse(group, "a node group must be a mapping");
-  Pool p = start(group, text_of(field(group, "name"), "a node group's name"), PoolSource::NodeGroup,
-                 root);
+  Pool p = start(group, text_of(yaml::lookup_path(group, {"name"}), "a node group's name"),
+                 PoolSource::NodeGroup, root);
   p.path = path;
-  p.labels = labels_of(field(group, "labels"), "labels");
-  p.taints = eksctl_taints(field(group, "taints"));
-  std::string one = text_of(field(group, "instanceType"), "instanceType");
+  p.labels = labels_of(yaml::lookup_path(group, {"labels"}), "labels");
+  p.taints = eksctl_taints(yaml::lookup_path(group, {"taints"}));
+  std::string one = text_of(yaml::lookup_path(group, {"instanceType"}), "instanceType");
   if (!one.empty() && one != "mixed") p.instance_types.push_back(one);
-  for (NodeRef list : {field(group, "instanceTypes"),
+  for (NodeRef list : {yaml::lookup_path(group, {"instanceTypes"}),
                        yaml::lookup_path(group, {"instancesDistribution", "instanceTypes"})}) {
     each_item(list, "instanceTypes", [&](NodeRef v, std::size_t) {
       p.instance_types.push_back(text_of(v, "an instance type"));
@@ -182,7 +182,7 @@ Pool node_group(NodeRef root, NodeRef group, const std::string& path, const Read
       }
     }
   }
-  std::string ami = text_of(field(group, "amiFamily"), "amiFamily");
+  std::string ami = text_of(yaml::lookup_path(group, {"amiFamily"}), "amiFamily");
   p.os = ami.starts_with("Windows") ? "windows" : "linux";
   return p;
 }
@@ -197,8 +197,8 @@ bool may_hold_pools(std::string_view text) {
 }
 
 bool is_pool_object(NodeRef root) {
-  std::string_view api = field(root, "apiVersion").scalar();
-  std::string_view kind = field(root, "kind").scalar();
+  std::string_view api = yaml::lookup_path(root, {"apiVersion"}).scalar();
+  std::string_view kind = yaml::lookup_path(root, {"kind"}).scalar();
   if (api.starts_with("karpenter.sh/")) return kind == "NodePool" || kind == "Provisioner";
   return api.starts_with("eksctl.io/") && kind == "ClusterConfig";
 }
@@ -207,16 +207,17 @@ std::vector<Pool> read_pools(NodeRef root, const ReadOptions& options) {
   std::vector<Pool> out;
   root = root.resolved();
   if (!is_pool_object(root)) return out;
-  std::string_view kind = field(root, "kind").scalar();
+  std::string_view kind = yaml::lookup_path(root, {"kind"}).scalar();
   if (kind == "NodePool" || kind == "Provisioner") {
     out.push_back(karpenter_pool(root, kind == "NodePool"));
     return out;
   }
   for (std::string_view list : {"nodeGroups", "managedNodeGroups"}) {
-    each_item(field(root, list), std::string(list), [&](NodeRef group, std::size_t i) {
-      out.push_back(
-          node_group(root, group, std::string(list) + "[" + std::to_string(i) + "]", options));
-    });
+    each_item(
+        yaml::lookup_path(root, {list}), std::string(list), [&](NodeRef group, std::size_t i) {
+          out.push_back(
+              node_group(root, group, std::string(list) + "[" + std::to_string(i) + "]", options));
+        });
   }
   return out;
 }

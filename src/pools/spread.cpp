@@ -11,9 +11,7 @@ namespace archfit::pools {
 
 namespace {
 
-using detail::field;
 using detail::refuse;
-using detail::scalar_text;
 using yaml::NodeRef;
 
 }  // namespace
@@ -74,28 +72,29 @@ bool may_hold_distributors(std::string_view text) {
 
 std::optional<Distributor> read_distributor(NodeRef root) {
   root = root.resolved();
-  if (scalar_text(field(root, "kind")) != "PodDistributor" ||
-      !scalar_text(field(root, "apiVersion")).starts_with("versprei.versprei.io/")) {
+  if (yaml::scalar_text(yaml::lookup_path(root, {"kind"})) != "PodDistributor" ||
+      !yaml::scalar_text(yaml::lookup_path(root, {"apiVersion"}))
+           .starts_with("versprei.versprei.io/")) {
     return std::nullopt;
   }
   Distributor d;
-  d.name = scalar_text(field(field(root, "metadata"), "name"));
-  d.namespace_name = scalar_text(field(field(root, "metadata"), "namespace"));
+  d.name = yaml::scalar_text(yaml::lookup_path(root, {"metadata", "name"}));
+  d.namespace_name = yaml::scalar_text(yaml::lookup_path(root, {"metadata", "namespace"}));
   d.line = root.line();
-  NodeRef spec = field(root, "spec");
-  NodeRef target = field(spec, "target");
-  d.target_api_version = scalar_text(field(target, "apiVersion"));
-  d.target_kind = scalar_text(field(target, "kind"));
-  d.target_name = scalar_text(field(target, "name"));
+  NodeRef spec = yaml::lookup_path(root, {"spec"});
+  NodeRef target = yaml::lookup_path(spec, {"target"});
+  d.target_api_version = yaml::scalar_text(yaml::lookup_path(target, {"apiVersion"}));
+  d.target_kind = yaml::scalar_text(yaml::lookup_path(target, {"kind"}));
+  d.target_name = yaml::scalar_text(yaml::lookup_path(target, {"name"}));
   if (d.target_name.empty())
     refuse(target ? target : root, "a PodDistributor needs spec.target.name");
-  NodeRef list = field(spec, "distribution");
+  NodeRef list = yaml::lookup_path(spec, {"distribution"});
   if (!list.is_sequence() || list.size() == 0)
     refuse(list ? list : root,
            "a PodDistributor needs spec.distribution, a list of {nodeLabel, weight}");
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
-    NodeRef label = field(item, "nodeLabel").resolved();
+    NodeRef label = yaml::lookup_path(item, {"nodeLabel"}).resolved();
     std::string key;
     std::string value;
     if (label.is_mapping()) {
@@ -103,12 +102,12 @@ std::optional<Distributor> read_distributor(NodeRef root) {
       if (label.size() != 1)
         refuse(label, "nodeLabel names one label, e.g. {type: spot}; it names " +
                           std::to_string(label.size()));
-      key = scalar_text(label.key(0).resolved());
-      value = scalar_text(label.value(0).resolved());
+      key = yaml::scalar_text(label.key(0).resolved());
+      value = yaml::scalar_text(label.value(0).resolved());
       if (key.empty()) refuse(label.key(0), "nodeLabel's label needs a key, e.g. {type: spot}");
     } else {
       // The key=value string archfit has read since the start.
-      std::string text = scalar_text(label);
+      std::string text = yaml::scalar_text(label);
       std::size_t eq = text.find('=');
       if (eq == std::string::npos || eq == 0)
         refuse(label ? label : item,
@@ -117,7 +116,7 @@ std::optional<Distributor> read_distributor(NodeRef root) {
       key = text.substr(0, eq);
       value = text.substr(eq + 1);
     }
-    NodeRef weight = field(item, "weight");
+    NodeRef weight = yaml::lookup_path(item, {"weight"});
     yaml::Resolved w = weight.is_scalar() ? weight.resolve() : yaml::Resolved{};
     if (w.type != yaml::ScalarType::Int || w.integer < 0 || w.integer > kMaxWeight)
       refuse(weight ? weight : item,

@@ -21,17 +21,12 @@
 #include <archfit/run/run.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/path.hpp>
 #include <archfit/yaml/stream.hpp>
 
 namespace archfit::run {
 
 namespace {
-
-std::string join_path(const std::string& a, const std::string& b) {
-  if (a.empty()) return b;
-  if (b.empty()) return a;
-  return a + "." + b;
-}
 
 enum class Outcome { Unchanged, Changed, Deferred };
 
@@ -397,7 +392,7 @@ class Pipeline {
         PlannedTemplate& p = planned.emplace_back();
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
-        p.path = join_path(w.path, t.path);
+        p.path = yaml::join_path(w.path, t.path);
         p.index = index++;
         std::size_t begin = work.findings.size();
         for (findings::Finding& f : p.plan.findings) {

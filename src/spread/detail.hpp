@@ -16,16 +16,6 @@
 
 namespace archfit::spread::detail {
 
-inline yaml::NodeRef field(yaml::NodeRef mapping, std::string_view key) {
-  return yaml::lookup_path(mapping, {key});
-}
-inline yaml::NodeRef at(yaml::NodeRef node, std::initializer_list<std::string_view> path) {
-  return yaml::lookup_path(node, path);
-}
-inline std::string text_of(yaml::NodeRef node) {
-  return node.is_scalar() ? std::string(node.scalar()) : "";
-}
-
 // The record of a piece, as its annotation (archfit.io/split) writes it.
 struct Record {
   std::size_t piece = 0;  // 1-based

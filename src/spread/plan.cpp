@@ -60,7 +60,8 @@ Spec spec_of_profile(const pools::SpreadProfile& profile, const SpreadWorld& wor
 }
 
 std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& world) {
-  NodeRef annotation = at(w.object, {"metadata", "annotations", pools::kStrategyAnnotation});
+  NodeRef annotation =
+      yaml::lookup_path(w.object, {"metadata", "annotations", pools::kStrategyAnnotation});
   if (annotation.is_scalar()) {
     Spec s;
     s.origin = std::string("its annotation ") + pools::kStrategyAnnotation;
@@ -75,7 +76,8 @@ std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& worl
     }
     return s;
   }
-  NodeRef named = at(w.object, {"metadata", "annotations", pools::kProfileAnnotation});
+  NodeRef named =
+      yaml::lookup_path(w.object, {"metadata", "annotations", pools::kProfileAnnotation});
   if (named.is_scalar()) {
     for (const pools::SpreadProfile& p : world.profiles) {
       if (p.name == named.scalar()) return spec_of_profile(p, world);
@@ -133,9 +135,9 @@ void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& prof
       world.topologies.at(static_cast<std::size_t>(&profile - world.profiles.data()));
   if (!prepared.refused.empty()) return refuse(prepared.refused);
   pools::TopologySpread t = whole ? prepared.spread : pools::TopologySpread();
-  NodeRef labels = at(w.object, {"spec", "selector", "matchLabels"});
+  NodeRef labels = yaml::lookup_path(w.object, {"spec", "selector", "matchLabels"});
   if (!labels.is_mapping() && !w.templates.empty())
-    labels = at(w.templates[0].node, {"metadata", "labels"});
+    labels = yaml::lookup_path(w.templates[0].node, {"metadata", "labels"});
   if (!labels.is_mapping() || labels.size() == 0)
     return refuse(
         "neither spec.selector.matchLabels nor the pod template's labels select its pods");
@@ -207,12 +209,12 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   }
   // The record keeps the name and replicas as written, and the last piece
   // gives them back byte for byte: one plain line each.
-  NodeRef name = at(w.object, {"metadata", "name"});
+  NodeRef name = yaml::lookup_path(w.object, {"metadata", "name"});
   if (!name.is_scalar() || name.style() != yaml::Style::Plain || name.text() != name.scalar())
     return refuse("metadata.name is not written as a plain scalar on one line");
   if (std::string why; !pools::is_valid(pools::Syntax::DnsSubdomain, w.name, &why))
     return refuse("metadata.name " + w.name + " " + why);
-  NodeRef replicas = at(w.object, {"spec", "replicas"});
+  NodeRef replicas = yaml::lookup_path(w.object, {"spec", "replicas"});
   plan.replicas = 1;
   if (replicas) {
     yaml::Resolved r = replicas.resolve();
@@ -224,18 +226,18 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     }
     plan.replicas = static_cast<std::uint32_t>(r.integer);
   }
-  if (!at(w.object, {"spec", "selector", "matchLabels"}).is_mapping())
+  if (!yaml::lookup_path(w.object, {"spec", "selector", "matchLabels"}).is_mapping())
     return refuse("spec.selector has no matchLabels for the piece's own label");
   const manifest::PodTemplate& t = w.templates.at(0);
-  NodeRef labels = at(t.node, {"metadata", "labels"});
+  NodeRef labels = yaml::lookup_path(t.node, {"metadata", "labels"});
   if (!labels.is_mapping()) return refuse("the pod template has no labels");
   // A mapping the split adds to is given back by --remove as it was; one it
   // would have to create in place of another value (a null, a scalar) could
   // not be.
-  NodeRef node_selector = field(t.spec, "nodeSelector");
+  NodeRef node_selector = yaml::lookup_path(t.spec, {"nodeSelector"});
   if (node_selector && !node_selector.is_mapping())
     return refuse("the pod template's nodeSelector is there but not a mapping");
-  NodeRef annotations = at(w.object, {"metadata", "annotations"});
+  NodeRef annotations = yaml::lookup_path(w.object, {"metadata", "annotations"});
   if (annotations && !annotations.is_mapping())
     return refuse("metadata.annotations is there but not a mapping");
   // Groups whose nodes cannot run the images are left out.
@@ -249,7 +251,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     if (!pools::is_valid(pools::Syntax::LabelValue, g.label_value, &why) || g.label_value.empty())
       return refuse("group " + g.label_key + "=" + g.label_value + ": the label value " +
                     (g.label_value.empty() ? std::string("must not be empty") : why));
-    if (node_selector.is_mapping() && field(node_selector, g.label_key)) {
+    if (node_selector.is_mapping() && yaml::lookup_path(node_selector, {g.label_key})) {
       return refuse("the pod template already selects " + g.label_key +
                     " in its nodeSelector; the pieces would each need their own value");
     }

@@ -53,7 +53,7 @@ std::optional<Record> Record::parse(std::string_view text) {
 }
 
 std::optional<Record> record_of(NodeRef root) {
-  NodeRef value = at(root, {"metadata", "annotations", kSplitAnnotation});
+  NodeRef value = yaml::lookup_path(root, {"metadata", "annotations", kSplitAnnotation});
   if (!value.is_scalar()) return std::nullopt;
   return Record::parse(value.scalar());
 }

@@ -32,12 +32,12 @@ std::vector<yaml::FieldChange> split_changes(const manifest::Workload& w, const 
   r.piece = k + 1;
   r.pieces = plan.pieces.size();
   r.name = w.name;
-  NodeRef replicas = at(w.object, {"spec", "replicas"});
+  NodeRef replicas = yaml::lookup_path(w.object, {"spec", "replicas"});
   r.replicas = replicas ? std::string(replicas.text()) : "-";
   r.key = p.group.label_key;
-  NodeRef node_selector = field(t.spec, "nodeSelector");
+  NodeRef node_selector = yaml::lookup_path(t.spec, {"nodeSelector"});
   r.created_node_selector = !node_selector.is_mapping();
-  NodeRef annotations = at(w.object, {"metadata", "annotations"});
+  NodeRef annotations = yaml::lookup_path(w.object, {"metadata", "annotations"});
   r.created_annotations = !annotations.is_mapping();
   std::vector<std::string> tpath = {"spec", "template"};
   std::vector<yaml::FieldChange> out;
@@ -75,8 +75,8 @@ std::vector<yaml::FieldChange> split_changes(const manifest::Workload& w, const 
 // data (unsplit_changes). nullopt when the piece does not have them as the
 // split wrote them.
 std::optional<std::string> restore_scalars(const yaml::Tree& tree, const Record& r) {
-  NodeRef name = at(tree.root(), {"metadata", "name"});
-  NodeRef replicas = at(tree.root(), {"spec", "replicas"});
+  NodeRef name = yaml::lookup_path(tree.root(), {"metadata", "name"});
+  NodeRef replicas = yaml::lookup_path(tree.root(), {"spec", "replicas"});
   if (!name.is_scalar() || !replicas.is_scalar()) return std::nullopt;
   std::vector<std::pair<yaml::Span, std::string_view>> spans = {{name.span(), r.name}};
   if (r.replicas != "-") spans.push_back({replicas.span(), r.replicas});
@@ -227,13 +227,14 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
           world.distributors.push_back(std::move(*dist));
           continue;
         }
-        std::string kind = text_of(field(root, "kind"));
+        std::string kind = yaml::scalar_text(yaml::lookup_path(root, {"kind"}));
         if (kind != "HorizontalPodAutoscaler" && kind != "ScaledObject") continue;
-        NodeRef target = at(root, {"spec", "scaleTargetRef"});
-        std::string target_kind = text_of(field(target, "kind"));
+        NodeRef target = yaml::lookup_path(root, {"spec", "scaleTargetRef"});
+        std::string target_kind = yaml::scalar_text(yaml::lookup_path(target, {"kind"}));
         if (target_kind.empty() || target_kind == "Deployment") {
-          world.autoscaled.insert(text_of(at(root, {"metadata", "namespace"})) + "/" +
-                                  text_of(field(target, "name")));
+          world.autoscaled.insert(
+              yaml::scalar_text(yaml::lookup_path(root, {"metadata", "namespace"})) + "/" +
+              yaml::scalar_text(yaml::lookup_path(target, {"name"})));
         }
       } catch (const Error& e) {
         // A PodDistributor that cannot be read spreads nothing: the run
@@ -285,7 +286,7 @@ std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w
   if (world.pools.empty() || !w.path.empty() || w.templates.empty()) return out;
   std::optional<Record> r = record_of(w.object);
   if (!r) return out;
-  NodeRef value = at(w.templates[0].node, {"metadata", "labels", kGroupLabel});
+  NodeRef value = yaml::lookup_path(w.templates[0].node, {"metadata", "labels", kGroupLabel});
   if (!value.is_scalar()) return out;
   for (const pools::Pool& p : world.pools) {
     if (!p.domain(r->key).allows(value.scalar())) continue;

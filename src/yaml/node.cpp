@@ -167,4 +167,8 @@ NodeRef lookup_path(NodeRef node, std::initializer_list<std::string_view> path) 
   return node;
 }
 
+std::string scalar_text(NodeRef node) {
+  return node.is_scalar() ? std::string(node.scalar()) : std::string();
+}
+
 }  // namespace archfit::yaml

@@ -38,9 +38,6 @@ bool walk_proves(yaml::NodeRef original, yaml::NodeRef edited,
 // Throws Error(Internal) when a template path leads nowhere.
 yaml::Value intended_value(yaml::NodeRef original, const std::vector<AppliedChanges>& applied);
 
-// The data at a dotted path ("items[2].spec.template"); nullptr when absent.
-yaml::Value* value_at(yaml::Value& root, std::string_view path);
-
 // One planned change applied to data at `pod_template`.
 void apply_change(yaml::Value& pod_template, const yaml::FieldChange& change);
 

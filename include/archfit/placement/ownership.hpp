@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include <archfit/yaml/path.hpp>
 #include <archfit/yaml/value.hpp>
 
 namespace archfit::placement {
@@ -40,24 +41,17 @@ namespace archfit::placement {
 // The annotation that holds the record.
 inline constexpr const char* kOwnedAnnotation = "archfit.io/owned";
 
-// One step of a path in a pod template: a mapping key or a sequence index.
-struct PathStep {
-  std::string key;
-  std::size_t index = 0;
-  bool is_index = false;
-
-  static PathStep of(std::string key) { return PathStep{std::move(key), 0, false}; }
-  static PathStep at(std::size_t index) { return PathStep{{}, index, true}; }
-  friend bool operator==(const PathStep&, const PathStep&) = default;
-};
-using Path = std::vector<PathStep>;
+// Paths in a pod template (yaml/path.hpp).
+using yaml::Path;
+using yaml::PathStep;
 
 // The order of the record: step by step, indexes before keys, a path before
 // the paths below it.
 bool path_less(const Path& a, const Path& b);
 
+// As the record writes it, with node affinity's short names:
 // "spec.affinity.nodeAffinity.required.nodeSelectorTerms[0]".
-std::string format_path(const Path& path);
+std::string format_record_path(const Path& path);
 
 struct OwnedEntry {
   enum class Kind { Created, Wrote, Took, Filled };

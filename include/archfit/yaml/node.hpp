@@ -163,4 +163,7 @@ NodeRef lookup(NodeRef mapping, std::string_view key, NodeRef* merged_by = nullp
 // what it reaches is not a mapping.
 NodeRef lookup_path(NodeRef node, std::initializer_list<std::string_view> path);
 
+// A scalar's text; "" for anything else (a mapping, a sequence, nothing).
+std::string scalar_text(NodeRef node);
+
 }  // namespace archfit::yaml
