@@ -168,8 +168,8 @@ Alternatives requirements_for(const image::PlatformSet& S, const NodeModel& node
 
 bool restrict_to(Draft& d, const image::PlatformSet& S, const NodeModel& nodes, Mode mode) {
   Alternatives alternatives = requirements_for(S, nodes);
-  const Value* terms = find(d.view(), terms_path());
-  const Value* selector = find(d.view(), node_selector_path());
+  const Value* terms = yaml::lookup(d.view(), terms_path());
+  const Value* selector = yaml::lookup(d.view(), node_selector_path());
   Value node_selector = selector != nullptr ? *selector : Value();
   if (terms == nullptr || !terms->is_sequence() || terms->items().empty()) {
     bool single_values =
@@ -223,7 +223,7 @@ bool add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nod
     if (w == weights.end() || w->second <= 0) continue;
     Value preference = Value::mapping();
     preference.set("matchExpressions", Value::sequence(labels_of(arch, nodes)));
-    const Value* preferred = find(d.view(), preferred_path());
+    const Value* preferred = yaml::lookup(d.view(), preferred_path());
     bool present = preferred != nullptr && preferred->is_sequence() &&
                    std::any_of(preferred->items().begin(), preferred->items().end(),
                                [&preference](const Value& item) {
@@ -243,7 +243,7 @@ bool add_preferences(Draft& d, const image::PlatformSet& S, const NodeModel& nod
 std::vector<Toleration> add_tolerations(Draft& d, const std::vector<Toleration>& wanted) {
   std::vector<Toleration> added;
   for (const Toleration& t : wanted) {
-    const Value* tolerations = find(d.view(), tolerations_path());
+    const Value* tolerations = yaml::lookup(d.view(), tolerations_path());
     bool covered = tolerations != nullptr && tolerations->is_sequence() &&
                    std::any_of(tolerations->items().begin(), tolerations->items().end(),
                                [&t](const Value& e) { return tolerates(e, t); });
@@ -271,7 +271,7 @@ void take_arch_constraints(Draft& d, const NodeModel& nodes,
   auto on_arch_key = [&nodes](const Value& e) {
     return e.is_mapping() && nodes.tells_arch(string_field(e, "key"));
   };
-  if (const Value* selector = find(d.view(), node_selector_path());
+  if (const Value* selector = yaml::lookup(d.view(), node_selector_path());
       selector != nullptr && selector->is_mapping() && !selector->entries().empty()) {
     const Value::Mapping& entries = selector->entries();
     std::vector<std::size_t> arch;
@@ -286,7 +286,7 @@ void take_arch_constraints(Draft& d, const NodeModel& nodes,
       }
     }
   }
-  const Value* terms = find(d.view(), terms_path());
+  const Value* terms = yaml::lookup(d.view(), terms_path());
   if (terms == nullptr || !terms->is_sequence() || terms->items().empty()) return;
   const Value::Sequence user_terms = terms->items();
   // Per term, from the back: the whole term when nothing else is left in it.
@@ -311,7 +311,8 @@ void take_arch_constraints(Draft& d, const NodeModel& nodes,
   if (whole.size() == user_terms.size()) {
     // Nothing of the required node affinity is left: take out the smallest
     // part that holds only it.
-    const Value& affinity = *find(d.view(), {PathStep::of("spec"), PathStep::of("affinity")});
+    const Value& affinity =
+        *yaml::lookup(d.view(), yaml::Path{PathStep::of("spec"), PathStep::of("affinity")});
     const Value& node_affinity = *affinity.find("nodeAffinity");
     if (node_affinity.entries().size() == 1 && affinity.entries().size() == 1) {
       d.take({PathStep::of("spec"), PathStep::of("affinity")}, spec_index("affinity"));

@@ -101,7 +101,7 @@ void Draft::add_annotation(const std::string& key, Value value) {
 }
 
 void Draft::take(const Path& path, std::size_t position) {
-  Value* v = find(view_, path);
+  Value* v = yaml::lookup(view_, path);
   if (v == nullptr) return;
   OwnedEntry took;
   took.kind = OwnedEntry::Kind::Took;
@@ -109,7 +109,7 @@ void Draft::take(const Path& path, std::size_t position) {
   took.position = position;
   took.value = *v;
   record_.entries.push_back(std::move(took));
-  Value* parent = find(view_, Path(path.begin(), path.end() - 1));
+  Value* parent = yaml::lookup(view_, Path(path.begin(), path.end() - 1));
   if (path.back().is_index) {
     parent->items().erase(parent->items().begin() + static_cast<std::ptrdiff_t>(path.back().index));
   } else {
@@ -126,7 +126,7 @@ Ownership Draft::ownership() const {
     out.entries.push_back(std::move(e));
   }
   for (const Path& p : roots_) {
-    const Value* v = find(view_, p);
+    const Value* v = yaml::lookup(view_, p);
     if (v == nullptr) continue;
     OwnedEntry e;
     e.kind = OwnedEntry::Kind::Wrote;

@@ -90,7 +90,7 @@ struct Previous {
 
 Previous read_previous(const Value& view) {
   Previous out;
-  const Value* annotations = detail::find(view, annotations_path());
+  const Value* annotations = yaml::lookup(view, annotations_path());
   if (annotations == nullptr || !annotations->is_mapping()) return out;
   if (const Value* platforms = annotations->find(kPlatformsAnnotation)) {
     out.present = true;
@@ -483,8 +483,8 @@ class Planner {
     std::string message;
     const image::PlatformSet& S = plan_.platforms;
     bool placed_now = plan_.desired.find("metadata") != nullptr &&
-                      detail::find(plan_.desired, annotations_path()) != nullptr &&
-                      detail::find(plan_.desired, annotations_path())->find(kOwnedAnnotation);
+                      yaml::lookup(plan_.desired, annotations_path()) != nullptr &&
+                      yaml::lookup(plan_.desired, annotations_path())->find(kOwnedAnnotation);
     std::string before = previous_platforms_ ? previous_platforms_->str() : std::string();
     if (legacy_) {
       message = std::string("this template carries ") + kPlatformsAnnotation + " without " +
@@ -589,7 +589,7 @@ class Planner {
   // required node affinity, else the affinity.
   std::string pinned_field() const {
     bool selector = field_of(plan_.user, "nodeSelector").is_mapping() &&
-                    detail::find(plan_.user, detail::terms_path()) == nullptr;
+                    yaml::lookup(plan_.user, detail::terms_path()) == nullptr;
     return selector ? "spec.nodeSelector" : "spec.affinity";
   }
   NodeRef pinned_node() const { return node_at(pinned_field()); }

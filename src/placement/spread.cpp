@@ -54,7 +54,7 @@ const Path& spread_constraints_path() {
 SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
                                   const std::vector<std::string>& archs) {
   SpreadOutcome out;
-  const Value* existing = find(d.view(), spread_constraints_path());
+  const Value* existing = yaml::lookup(d.view(), spread_constraints_path());
   if (existing != nullptr && !existing->is_null() && !existing->is_sequence()) {
     out.refused = "spec.topologySpreadConstraints is not a list";
     return out;
@@ -79,7 +79,7 @@ SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
     return out;
   }
   const Value expression = in_expression(spread.key, out.values);
-  const Value* terms = find(d.view(), terms_path());
+  const Value* terms = yaml::lookup(d.view(), terms_path());
   if (terms == nullptr || !terms->is_sequence() || terms->items().empty()) {
     Value term = Value::mapping();
     term.set("matchExpressions", Value::sequence({expression}));
@@ -88,7 +88,7 @@ SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
   } else {
     const std::size_t count = terms->items().size();
     for (std::size_t i = 0; i < count; ++i) {
-      const Value& term = find(d.view(), terms_path())->items()[i];
+      const Value& term = yaml::lookup(d.view(), terms_path())->items()[i];
       const Value* list = term.find("matchExpressions");
       if (list != nullptr && list->is_sequence() &&
           std::find(list->items().begin(), list->items().end(), expression) !=
@@ -102,7 +102,7 @@ SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
       out.added = true;
     }
   }
-  existing = find(d.view(), spread_constraints_path());
+  existing = yaml::lookup(d.view(), spread_constraints_path());
   if (existing == nullptr || !existing->is_sequence() || !spreads_over(*existing, spread.key)) {
     d.append(spread_constraints_path(), constraint(spread));
     out.added = true;

@@ -21,7 +21,7 @@ Path parent_of(const Path& p) {
 }
 
 bool erase(Value& view, const Path& path) {
-  Value* parent = find(view, parent_of(path));
+  Value* parent = yaml::lookup(view, parent_of(path));
   if (parent == nullptr) return false;
   const PathStep& last = path.back();
   if (last.is_index) {
@@ -35,10 +35,10 @@ bool erase(Value& view, const Path& path) {
 // A value archfit wrote, found where the record says or, in a list, moved
 // to another place (a tool put items before it); erased if unchanged.
 bool erase_written(Value& view, const OwnedEntry& e) {
-  Value* at = find(view, e.path);
+  Value* at = yaml::lookup(view, e.path);
   if (at != nullptr && data_hash(*at) == e.hash) return erase(view, e.path);
   if (!e.path.back().is_index) return false;
-  Value* parent = find(view, parent_of(e.path));
+  Value* parent = yaml::lookup(view, parent_of(e.path));
   if (parent == nullptr || !parent->is_sequence()) return false;
   auto& items = parent->items();
   for (std::size_t i = items.size(); i-- > 0;) {
@@ -51,7 +51,7 @@ bool erase_written(Value& view, const OwnedEntry& e) {
 }
 
 void put_back(Value& view, const OwnedEntry& e, Undone& out) {
-  Value* parent = find(view, parent_of(e.path));
+  Value* parent = yaml::lookup(view, parent_of(e.path));
   const PathStep& last = e.path.back();
   if (parent == nullptr) {
     out.kept.push_back("-" + format_record_path(e.path));
@@ -89,24 +89,6 @@ Value read_view(const manifest::PodTemplate& t) {
   }
   view.set("spec", std::move(spec));
   return view;
-}
-
-const Value* find(const Value& view, const Path& path) {
-  const Value* v = &view;
-  for (const PathStep& step : path) {
-    if (step.is_index) {
-      if (!v->is_sequence() || step.index >= v->items().size()) return nullptr;
-      v = &v->items()[step.index];
-    } else {
-      v = v->find(step.key);
-      if (v == nullptr) return nullptr;
-    }
-  }
-  return v;
-}
-
-Value* find(Value& view, const Path& path) {
-  return const_cast<Value*>(find(static_cast<const Value&>(view), path));
 }
 
 std::vector<yaml::FieldChange> changes_between(
@@ -156,7 +138,7 @@ Undone undo(const Value& view, const Ownership& record) {
   out.view = view;
   Value& v = out.view;
   const Path annotations_path{PathStep::of("metadata"), PathStep::of("annotations")};
-  if (Value* annotations = find(v, annotations_path);
+  if (Value* annotations = yaml::lookup(v, annotations_path);
       annotations != nullptr && annotations->is_mapping()) {
     bool legacy = annotations->find(kOwnedAnnotation) == nullptr &&
                   annotations->find(kPlatformsAnnotation) != nullptr;
@@ -166,7 +148,7 @@ Undone undo(const Value& view, const Ownership& record) {
     // not known, except that it made the annotations (and the metadata)
     // that hold nothing else.
     if (legacy && annotations->entries().empty()) {
-      Value& metadata = *find(v, {PathStep::of("metadata")});
+      Value& metadata = *yaml::lookup(v, {PathStep::of("metadata")});
       metadata.erase("annotations");
       if (metadata.entries().empty()) v.erase("metadata");
     }
@@ -192,7 +174,7 @@ Undone undo(const Value& view, const Ownership& record) {
   std::vector<const OwnedEntry*> created = of_kind(OwnedEntry::Kind::Created);
   std::sort(created.begin(), created.end(), by_path);
   for (auto it = created.rbegin(); it != created.rend(); ++it) {
-    if (is_empty_collection(find(v, (*it)->path))) erase(v, (*it)->path);
+    if (is_empty_collection(yaml::lookup(v, (*it)->path))) erase(v, (*it)->path);
   }
   // A view always has its spec (of placement fields only): a record saying
   // archfit created `spec` itself (it never does, but records are input)
@@ -200,7 +182,7 @@ Undone undo(const Value& view, const Ownership& record) {
   if (v.find("spec") == nullptr) v.set("spec", Value::mapping());
   // Nulls it filled, as they were written.
   for (const OwnedEntry* e : of_kind(OwnedEntry::Kind::Filled)) {
-    Value* at = find(v, e->path);
+    Value* at = yaml::lookup(v, e->path);
     if (is_empty_collection(at)) *at = Value::null_written(e->written);
   }
   // What it took out, in order, so that each goes back to its place.

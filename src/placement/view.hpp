@@ -24,9 +24,7 @@ inline constexpr const char* kSpecFields[] = {"nodeSelector", "affinity", "toler
 
 yaml::Value read_view(const manifest::PodTemplate& t);
 
-// The value at `path` in a view; nullptr when absent.
-const yaml::Value* find(const yaml::Value& view, const Path& path);
-yaml::Value* find(yaml::Value& view, const Path& path);
+// The value at a path in a view: yaml::lookup.
 
 // The changes that turn a template showing `from` into one showing `to`:
 // one per spec field and for metadata.annotations (or the whole metadata

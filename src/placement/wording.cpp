@@ -44,7 +44,7 @@ std::string describe_constraints(const Value& view, const NodeModel& nodes, bool
     return arch_only ? nodes.tells_arch(key) : nodes.knows(key);
   };
   std::vector<std::string> parts;
-  if (const Value* selector = find(view, node_selector_path());
+  if (const Value* selector = yaml::lookup(view, node_selector_path());
       selector != nullptr && selector->is_mapping()) {
     std::vector<std::string> entries;
     for (const Value::Entry& e : selector->entries()) {
@@ -54,11 +54,13 @@ std::string describe_constraints(const Value& view, const NodeModel& nodes, bool
     }
     if (!entries.empty()) parts.push_back("nodeSelector " + join(entries, ","));
   }
-  if (const Value* terms = find(view, terms_path()); terms != nullptr && terms->is_sequence()) {
+  if (const Value* terms = yaml::lookup(view, terms_path());
+      terms != nullptr && terms->is_sequence()) {
     std::vector<std::string> described;
     for (const Value& term : terms->items()) {
       std::vector<std::string> requirements;
-      if (const Value* list = term.find("matchExpressions"); list != nullptr && list->is_sequence()) {
+      if (const Value* list = term.find("matchExpressions");
+          list != nullptr && list->is_sequence()) {
         for (const Value& r : list->items()) {
           if (r.is_mapping() && counts(string_field(r, "key"))) {
             requirements.push_back(describe_requirement(r));

@@ -4,26 +4,12 @@
 
 #include <archfit/manifest/discover.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::testing {
 
 const yaml::Value* at_path(const yaml::Value& root, const std::string& path) {
-  const yaml::Value* at = &root;
-  std::size_t pos = 0;
-  while (at != nullptr && pos < path.size()) {
-    if (path[pos] == '.') ++pos;
-    if (path[pos] == '[') {
-      std::size_t close = path.find(']', pos);
-      std::size_t index = std::stoul(path.substr(pos + 1, close - pos - 1));
-      at = at->is_sequence() && index < at->items().size() ? &at->items()[index] : nullptr;
-      pos = close + 1;
-      continue;
-    }
-    std::size_t end = path.find_first_of(".[", pos);
-    at = at->is_mapping() ? at->find(path.substr(pos, end - pos)) : nullptr;
-    pos = end == std::string::npos ? path.size() : end;
-  }
-  return at;
+  return yaml::lookup(root, yaml::parse_path(path));
 }
 
 yaml::Value* at_path(yaml::Value& root, const std::string& path) {
@@ -41,9 +27,7 @@ yaml::Value without_placement(const yaml::Tree& tree) {
   auto kinds = manifest::KindTable::defaults();
   for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
     for (const manifest::PodTemplate& t : w.templates) {
-      std::string path = w.path;
-      if (!t.path.empty()) path += (path.empty() ? "" : ".") + t.path;
-      Value* at = at_path(data, path);
+      Value* at = at_path(data, yaml::join_path(w.path, t.path));
       if (at == nullptr || !at->is_mapping()) continue;
       if (Value* spec = at->find("spec"); spec != nullptr && spec->is_mapping()) {
         spec->erase("affinity");

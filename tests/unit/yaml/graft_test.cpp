@@ -5,6 +5,7 @@
 
 #include <archfit/yaml/graft.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::yaml {
 namespace {
@@ -33,20 +34,7 @@ void PrintTo(const GraftCase& c, std::ostream* os) {
 }
 
 NodeRef at_path(const Tree& tree, std::string_view path) {
-  NodeRef n = tree.root();
-  while (!path.empty()) {
-    std::size_t end = path.find_first_of(".[");
-    if (path[0] == '[') {
-      std::size_t close = path.find(']');
-      n = n.item(std::stoul(std::string(path.substr(1, close - 1))));
-      path.remove_prefix(close + 1);
-    } else {
-      n = n.get(path.substr(0, end));
-      path.remove_prefix(end == std::string_view::npos ? path.size() : end);
-    }
-    if (!path.empty() && path[0] == '.') path.remove_prefix(1);
-  }
-  return n;
+  return lookup(tree.root(), parse_path(path));
 }
 
 std::uint32_t line_offset(std::string_view text, std::size_t line) {
