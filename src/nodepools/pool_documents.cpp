@@ -312,16 +312,11 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     pool.document = document;
     bool fixable = editable(pool) && config.node_pools.fix;
     for (pools::PoolProblem& problem : pools::lint_pool(pool, conventions)) {
-      yaml::NodeRef at = root;
-      if (!pool.path.empty()) {
-        std::string list = pool.path.substr(0, pool.path.find('['));
-        std::size_t i = std::stoul(pool.path.substr(list.size() + 1));
-        at = yaml::lookup(root.resolved(), list).resolved().item(i);
-      }
+      yaml::NodeRef at = pool.path.empty() ? root : yaml::lookup(root, yaml::parse_path(pool.path));
       findings::Finding f =
           finding(problem.rule, std::move(problem.message), file, document, at, resource(pool));
       f.fixable = !problem.add.empty() && fixable;
-      f.field_path = pool.path.empty() ? "" : pool.path + ".taints";
+      f.field_path = pool.path.empty() ? "" : yaml::join_path(pool.path, "taints");
       out.findings.push_back(std::move(f));
     }
   }
