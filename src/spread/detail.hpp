@@ -1,4 +1,4 @@
-// Internals of weighted spread by splitting, shared by src/run/spread*.cpp:
+// Internals of weighted spread by splitting, shared by src/spread/*.cpp:
 // the record a piece carries, and the plan of a Deployment's split.
 #pragma once
 

@@ -74,7 +74,7 @@ bool has_topology_profiles(const SpreadWorld& world);
 
 // The topology spread a workload's pods are to carry: from the spread
 // profile with realisation topologySpread that applies to it, when it can be
-// written (the SpreadAnalyzer says why not when it cannot).
+// written (analyze_spreads says why not when it cannot).
 std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
                                                      const SpreadWorld& world);
 
