@@ -13,7 +13,9 @@
 namespace archfit::yaml {
 
 struct FieldChange {
-  std::vector<std::string> path;  // e.g. {"spec", "affinity"}
+  // The keys from the mapping down (a path of keys only: yaml::key_path
+  // gives its yaml::Path), e.g. {"spec", "affinity"}.
+  std::vector<std::string> path;
   Value value;
   bool remove = false;  // take the key out (value is ignored)
   // For a key that is not there yet: its place among its mapping's keys
