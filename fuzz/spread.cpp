@@ -36,14 +36,14 @@ run::RunSink quiet_sink() {
   return sink;
 }
 
-pools::SpreadProfile profile(const char* name,
-                             std::vector<std::pair<const char*, const char*>> labels) {
-  pools::SpreadProfile p;
+spread::SpreadProfile profile(const char* name,
+                              std::vector<std::pair<const char*, const char*>> labels) {
+  spread::SpreadProfile p;
   p.name = name;
   p.assigns = true;  // workloads: {} selects every Deployment
   std::uint32_t weight = 1;
   for (const auto& [key, value] : labels)
-    p.groups.push_back(pools::ProfileGroup{key, value, "", {0, weight++}});
+    p.groups.push_back(spread::ProfileGroup{key, value, "", {0, weight++}});
   return p;
 }
 

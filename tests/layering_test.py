@@ -27,8 +27,11 @@ import tempfile
 
 # module -> the archfit modules it may use (besides itself), lowest first.
 # "module/part" rows are a module's sub-folders (include/archfit/module/part/,
-# src/module/part/), with their own layering inside the module; outside it the
-# module is one unit.
+# src/module/part/), with their own layering. A module's own files may use its
+# parts; another module may use a part it names, or every part of a module it
+# names whole. A part may sit far below its module: spread/model and
+# nodepools/model are the features' data and rules, which placement and config
+# use, while the features themselves plug into the engine above run.
 ALLOWED = {
     "base": set(),
     "yaml": {"base"},
@@ -41,18 +44,20 @@ ALLOWED = {
     "registry/protocol": {"base", "image", "registry/credentials", "registry/transport"},
     "cache": {"base", "image"},
     "resolve": {"base", "image", "registry", "cache"},
-    "pools": {"base", "yaml", "image", "manifest"},
-    "placement": {"base", "yaml", "image", "findings", "manifest", "pools"},
+    "spread/model": {"base", "yaml"},
+    "nodepools/model": {"base", "yaml", "spread/model"},
+    "placement": {"base", "yaml", "image", "findings", "manifest", "spread/model",
+                  "nodepools/model"},
     "edit": {"base", "yaml"},
     "report": {"base", "findings"},
-    "config": {"base", "yaml", "image", "findings", "manifest", "cache", "resolve", "pools",
-               "placement"},
-    "run": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve", "pools",
-            "placement", "edit", "report"},
+    "config": {"base", "yaml", "image", "findings", "manifest", "cache", "resolve", "spread/model",
+               "nodepools/model", "placement"},
+    "run": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
+            "spread/model", "nodepools/model", "placement", "edit", "report"},
     "nodepools": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
-                  "pools", "placement", "edit", "report", "run"},
+                  "spread/model", "placement", "edit", "report", "run"},
     "spread": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
-               "pools", "placement", "edit", "report", "run", "nodepools"},
+               "placement", "edit", "report", "run", "nodepools"},
 }
 CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
@@ -138,37 +143,48 @@ def check_includes(root):
     return problems
 
 
+def library(unit):
+    return "archfit_" + unit.replace("/", "_")
+
+
 def check_links(root):
+    """CMakeLists.txt's archfit_module() DEPS, as units: a part with a library
+    of its own (archfit_module(spread/model ...)) is archfit_spread_model."""
     text = open(os.path.join(root, "CMakeLists.txt"), encoding="utf-8").read()
     deps = {}
-    for name, args in re.findall(r"^archfit_module\((\w+)([^)]*)\)", text, re.M):
+    for name, args in re.findall(r"^archfit_module\(([\w/]+)([^)]*)\)", text, re.M):
         parts = args.split()
         deps[name] = parts[parts.index("DEPS") + 1:] if "DEPS" in parts else []
+    units = {library(u): u for u in deps}
     problems = []
     missing = {m for m in ALLOWED if "/" not in m} - set(deps)
     if missing:
         problems.append(f"CMakeLists.txt: no archfit_module() for {sorted(missing)}")
+    unknown = set(deps) - set(ALLOWED)
+    if unknown:
+        problems.append(f"CMakeLists.txt: archfit_module() for {sorted(unknown)}, which the "
+                        "layering does not know")
 
-    def closure(module, seen=None):
+    def closure(unit, seen=None):
         seen = set() if seen is None else seen
-        for dep in deps.get(module, []):
+        for dep in deps.get(unit, []):
             if dep in seen:
                 continue
             seen.add(dep)
-            if dep.startswith("archfit_") and dep[len("archfit_"):] in deps:
-                closure(dep[len("archfit_"):], seen)
+            if dep in units:
+                closure(units[dep], seen)
         return seen
 
-    for module, allowed in ALLOWED.items():
-        if "/" in module:
+    for unit in ALLOWED:
+        if unit not in deps:
             continue
-        for dep in deps.get(module, []):
-            other = dep[len("archfit_"):] if dep.startswith("archfit_") else None
-            if other in deps and other != module and other not in allowed:
-                problems.append(f"CMakeLists.txt: module '{module}' links archfit_{other}")
-        linked = closure(module)
-        if linked & CURL_TARGETS and module != "registry" and "registry" not in allowed:
-            problems.append(f"CMakeLists.txt: module '{module}' links libcurl "
+        for dep in deps[unit]:
+            other = units.get(dep)
+            if other is not None and other != unit and not may_use(unit, other):
+                problems.append(f"CMakeLists.txt: module '{unit}' links {dep}")
+        linked = closure(unit)
+        if linked & CURL_TARGETS and not may_use(unit, "registry"):
+            problems.append(f"CMakeLists.txt: module '{unit}' links libcurl "
                             f"({', '.join(sorted(linked & CURL_TARGETS))})")
     return problems
 
@@ -256,6 +272,12 @@ def self_test(root):
         ("an include across a module's parts", "src/registry/transport/planted.cpp", None,
          "#include <archfit/registry/credentials/keychain.hpp>\n",
          "module 'registry/transport' reaches module 'registry/credentials'"),
+        ("an include of a feature from below it", "src/placement/planted.cpp", None,
+         "#include <archfit/spread/feature.hpp>\n", "module 'placement' reaches module 'spread'"),
+        ("a part's link to a part above it", "CMakeLists.txt",
+         "archfit_module(spread/model DEPS archfit_yaml",
+         "archfit_module(spread/model DEPS archfit_yaml archfit_nodepools_model",
+         "module 'spread/model' links archfit_nodepools_model"),
         ("a std:: exception", "src/image/planted.cpp", None,
          'void f() { throw std::runtime_error("x"); }\n', "throws a std:: exception"),
         ("a failure in an older shape", "include/archfit/image/planted.hpp", None,

@@ -9,8 +9,8 @@ namespace archfit::config {
 
 namespace {
 
-pools::Taint read_taint(const Field& item) {
-  pools::Taint t;
+nodepools::Taint read_taint(const Field& item) {
+  nodepools::Taint t;
   for (const Field::Entry& e : item.entries({"key", "value", "effect"})) {
     if (e.value.is_null()) continue;
     if (e.key == "key") {
@@ -35,12 +35,12 @@ pools::Taint read_taint(const Field& item) {
 }  // namespace
 
 void read_declared_pools(const Field& value, ParsedConfig& out) {
-  std::vector<pools::Pool>& declared = out.config.node_pools.declared;
+  std::vector<nodepools::Pool>& declared = out.config.node_pools.declared;
   declared.clear();
   std::set<std::string> names;
   for (const Field& item : value.items()) {
-    pools::Pool p;
-    p.source = pools::PoolSource::Declared;
+    nodepools::Pool p;
+    p.source = nodepools::PoolSource::Declared;
     Location where = item.where();
     p.file = where.file;
     p.line = where.line;
@@ -63,9 +63,9 @@ void read_declared_pools(const Field& value, ParsedConfig& out) {
     if (p.name.empty()) item.fail("a pool needs a name, e.g. {name: arm-spot, archs: [arm64]}");
     if (!p.instance_archs.empty()) {
       p.requirements.push_back(
-          pools::Requirement{pools::kArchLabel,
-                             pools::Operator::In,
-                             {p.instance_archs.begin(), p.instance_archs.end()}});
+          nodepools::Requirement{nodepools::kArchLabel,
+                                 nodepools::Operator::In,
+                                 {p.instance_archs.begin(), p.instance_archs.end()}});
     }
     declared.push_back(std::move(p));
   }

@@ -4,14 +4,14 @@
 
 #include <archfit/config/names.hpp>
 #include <archfit/config/schema.hpp>
-#include <archfit/pools/allocation.hpp>
+#include <archfit/spread/model/allocation.hpp>
 
 namespace archfit::config {
 
 namespace {
 
-pools::ProfileGroup read_group(const Field& item) {
-  pools::ProfileGroup g;
+spread::ProfileGroup read_group(const Field& item) {
+  spread::ProfileGroup g;
   for (const Field::Entry& e : item.entries({"nodeLabel", "pool", "base", "weight"})) {
     if (e.value.is_null()) continue;
     if (e.key == "nodeLabel") {
@@ -26,9 +26,9 @@ pools::ProfileGroup read_group(const Field& item) {
     } else if (e.key == "pool") {
       g.pool = e.value.as_string();
     } else if (e.key == "base") {
-      g.share.base = static_cast<std::uint32_t>(e.value.as_int(0, pools::kMaxReplicas));
+      g.share.base = static_cast<std::uint32_t>(e.value.as_int(0, spread::kMaxReplicas));
     } else {
-      g.share.weight = static_cast<std::uint32_t>(e.value.as_int(0, pools::kMaxWeight));
+      g.share.weight = static_cast<std::uint32_t>(e.value.as_int(0, spread::kMaxWeight));
     }
   }
   if (g.label_key.empty() == g.pool.empty())
@@ -40,19 +40,19 @@ pools::ProfileGroup read_group(const Field& item) {
 }  // namespace
 
 void read_spread_profiles(const Field& value, ParsedConfig& out) {
-  std::vector<pools::SpreadProfile>& profiles = out.config.node_pools.spread_profiles;
+  std::vector<spread::SpreadProfile>& profiles = out.config.node_pools.spread_profiles;
   profiles.clear();
   std::set<std::string> names;
   for (const Field& item : value.items()) {
-    pools::SpreadProfile p;
+    spread::SpreadProfile p;
     std::optional<Field> label_field;
     for (const Field::Entry& e :
          item.entries({"name", "groups", "workloads", "realisation", "label"})) {
       if (e.value.is_null()) continue;
       if (e.key == "realisation") {
         p.realisation = e.value.as_enum("a realisation", {"split", "topologySpread"}) == 0
-                            ? pools::Realisation::Split
-                            : pools::Realisation::TopologySpread;
+                            ? spread::Realisation::Split
+                            : spread::Realisation::TopologySpread;
       } else if (e.key == "label") {
         p.label = e.value.as_string();
         require(Syntax::QualifiedName, p.label, "label key", e.value);
@@ -78,13 +78,13 @@ void read_spread_profiles(const Field& value, ParsedConfig& out) {
     if (p.name.empty()) item.fail("a profile needs a name, e.g. {name: spot-heavy, groups: [...]}");
     if (p.groups.empty())
       item.fail("a profile needs groups, e.g. [{nodeLabel: type=default, base: 1, weight: 1}]");
-    if (p.groups.size() > pools::kMaxGroups)
-      item.fail("has more than " + std::to_string(pools::kMaxGroups) + " groups");
-    if (p.realisation == pools::Realisation::Split && label_field)
+    if (p.groups.size() > spread::kMaxGroups)
+      item.fail("has more than " + std::to_string(spread::kMaxGroups) + " groups");
+    if (p.realisation == spread::Realisation::Split && label_field)
       label_field->fail(
           "only a topologySpread profile has a label; add realisation: topologySpread");
-    if (p.realisation == pools::Realisation::TopologySpread) {
-      for (const pools::ProfileGroup& g : p.groups) {
+    if (p.realisation == spread::Realisation::TopologySpread) {
+      for (const spread::ProfileGroup& g : p.groups) {
         if (g.pool.empty())
           item.fail(
               "a topologySpread profile's groups name Karpenter pools (pool: NAME), whose "

@@ -55,10 +55,8 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
   std::string is = at.is_mapping()    ? "a mapping"
                    : at.is_sequence() ? "a list"
                                       : "the scalar " + archfit::quoted(at.scalar(), 40);
-  fail(ErrorKind::Input,
-       std::string(path) + " is " + is + ", where Kubernetes reads " + expected +
-           ": the API server refuses the object",
-       Location{"", at.line(), at.column()});
+  yaml::fail_at(at, std::string(path) + " is " + is + ", where Kubernetes reads " + expected +
+                        ": the API server refuses the object");
 }
 
 // `spec_path`: where the pod spec is, for messages.

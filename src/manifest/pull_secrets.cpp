@@ -27,11 +27,11 @@ std::optional<std::string> config_json(NodeRef secret, std::string_view key,
   std::optional<std::string> decoded = base64_decode(data_value.scalar());
   if (!decoded) {
     // The value is a secret: say where it is, never what it is.
-    fail(ErrorKind::Input,
-         "Secret " + name + ": data[\"" + std::string(key) +
-             "\"] is not valid base64; Secret data values are base64 (or use stringData for "
-             "plain text)",
-         Location{"", data_value.line(), data_value.column()});
+    yaml::fail_at(
+        data_value,
+        "Secret " + name + ": data[\"" + std::string(key) +
+            "\"] is not valid base64; Secret data values are base64 (or use stringData for "
+            "plain text)");
   }
   return decoded;
 }

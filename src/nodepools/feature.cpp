@@ -1,6 +1,6 @@
 #include <archfit/nodepools/feature.hpp>
+#include <archfit/nodepools/model/read.hpp>
 #include <archfit/nodepools/pool_documents.hpp>
-#include <archfit/pools/read.hpp>
 
 namespace archfit::nodepools {
 
@@ -9,13 +9,13 @@ namespace {
 // Checks each planned template against the pools of its setting.
 class FeasibilityPass : public run::DocumentPass {
  public:
-  explicit FeasibilityPass(const std::vector<pools::Pool>& pools) : pools_(pools) {}
+  explicit FeasibilityPass(const std::vector<nodepools::Pool>& pools) : pools_(pools) {}
   void check(const run::PlannedTemplate& t, std::vector<findings::Finding>& out) const override {
     if (std::optional<findings::Finding> f = check_feasibility(t, pools_)) out.push_back(*f);
   }
 
  private:
-  const std::vector<pools::Pool>& pools_;
+  const std::vector<nodepools::Pool>& pools_;
 };
 
 }  // namespace
@@ -27,15 +27,15 @@ void NodePools::gather(const run::Facts& facts) {
   stream_ = stream_pools(facts.files, facts.settings);
   for (const run::Setting& s : facts.settings) {
     configs_.push_back(s.config);
-    const pools::Settings& conf = s.config->node_pools;
-    std::vector<pools::Pool>& all = pools_.emplace_back(stream_);
+    const nodepools::Settings& conf = s.config->node_pools;
+    std::vector<nodepools::Pool>& all = pools_.emplace_back(stream_);
     all.insert(all.end(), conf.declared.begin(), conf.declared.end());
     if (conf.fix && task_ != run::Task::Remove) give_spread_values(all, conf.spread_profiles);
   }
 }
 
 std::optional<run::OwnDocument> NodePools::own(const run::DocumentScope& doc) const {
-  if (!pools::may_hold_pools(doc.text) || !pools::is_pool_object(doc.tree.root()))
+  if (!nodepools::may_hold_pools(doc.text) || !nodepools::is_pool_object(doc.tree.root()))
     return std::nullopt;
   PoolDocument pool = analyze_pool_document(doc.tree, doc.first_line, doc.file, doc.document,
                                             *configs_[doc.setting], task_);
@@ -43,7 +43,7 @@ std::optional<run::OwnDocument> NodePools::own(const run::DocumentScope& doc) co
 }
 
 std::unique_ptr<run::DocumentPass> NodePools::pass(const run::DocumentView& doc) const {
-  const std::vector<pools::Pool>& all = pools_[doc.setting];
+  const std::vector<nodepools::Pool>& all = pools_[doc.setting];
   if (all.empty()) return nullptr;
   return std::make_unique<FeasibilityPass>(all);
 }

@@ -4,10 +4,11 @@
 #include <archfit/base/error.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/findings/rules.hpp>
+#include <archfit/nodepools/model/feasibility.hpp>
+#include <archfit/nodepools/model/read.hpp>
+#include <archfit/nodepools/model/spread_labels.hpp>
 #include <archfit/nodepools/pool_documents.hpp>
 #include <archfit/placement/ownership.hpp>
-#include <archfit/pools/feasibility.hpp>
-#include <archfit/pools/read.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/path.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -29,17 +30,18 @@ findings::Finding finding(std::string rule, std::string message, const std::stri
                                 std::move(resource));
 }
 
-std::vector<std::string> taints_path(const pools::Pool& p) {
-  if (p.source == pools::PoolSource::NodePool) return {"spec", "template", "spec", "taints"};
+std::vector<std::string> taints_path(const nodepools::Pool& p) {
+  if (p.source == nodepools::PoolSource::NodePool) return {"spec", "template", "spec", "taints"};
   return {"spec", "taints"};
 }
 
-std::vector<std::string> requirements_path(const pools::Pool& p) {
-  if (p.source == pools::PoolSource::NodePool) return {"spec", "template", "spec", "requirements"};
+std::vector<std::string> requirements_path(const nodepools::Pool& p) {
+  if (p.source == nodepools::PoolSource::NodePool)
+    return {"spec", "template", "spec", "requirements"};
   return {"spec", "requirements"};
 }
 
-Value taint_value(const pools::Taint& t) {
+Value taint_value(const nodepools::Taint& t) {
   Value out = Value::mapping();
   out.set("key", Value::string(t.key));
   if (!t.value.empty()) out.set("value", Value::string(t.value));
@@ -47,7 +49,7 @@ Value taint_value(const pools::Taint& t) {
   return out;
 }
 
-Value requirement_value(const pools::Requirement& r) {
+Value requirement_value(const nodepools::Requirement& r) {
   Value out = Value::mapping();
   out.set("key", Value::string(r.key));
   out.set("operator", Value::string("In"));
@@ -137,15 +139,15 @@ UserPool user_pool(const Value& object, const std::vector<std::vector<std::strin
   return out;
 }
 
-std::vector<pools::Taint> taints_of(const std::optional<Value>& list) {
-  std::vector<pools::Taint> out;
+std::vector<nodepools::Taint> taints_of(const std::optional<Value>& list) {
+  std::vector<nodepools::Taint> out;
   if (!list || !list->is_sequence()) return out;
   auto text = [](const Value& item, std::string_view key) {
     const Value* v = item.find(key);
     return v != nullptr && v->is_string() ? v->as_string() : std::string();
   };
   for (const Value& item : list->items())
-    out.push_back(pools::Taint{text(item, "key"), text(item, "value"), text(item, "effect")});
+    out.push_back(nodepools::Taint{text(item, "key"), text(item, "value"), text(item, "effect")});
   return out;
 }
 
@@ -202,35 +204,37 @@ std::vector<yaml::FieldChange> pool_changes(const Value& object, UserPool user) 
 // the user wrote them): the requirements it lacks, and the problems with
 // those it has on the same label.
 struct SpreadNeeds {
-  std::vector<pools::Requirement> missing;
+  std::vector<nodepools::Requirement> missing;
   std::vector<std::pair<std::string, std::string>> conflicts;  // key, what is wrong
 };
 
-SpreadNeeds spread_needs(const pools::Pool& pool, const std::vector<pools::Requirement>& user,
-                         const std::vector<pools::SpreadProfile>& profiles) {
+SpreadNeeds spread_needs(const nodepools::Pool& pool,
+                         const std::vector<nodepools::Requirement>& user,
+                         const std::vector<spread::SpreadProfile>& profiles) {
   SpreadNeeds out;
-  for (pools::Requirement& wanted : pools::spread_requirements(pool.name, profiles)) {
-    auto has = std::find_if(user.begin(), user.end(),
-                            [&wanted](const pools::Requirement& r) { return r.key == wanted.key; });
+  for (nodepools::Requirement& wanted : nodepools::spread_requirements(pool.name, profiles)) {
+    auto has = std::find_if(user.begin(), user.end(), [&wanted](const nodepools::Requirement& r) {
+      return r.key == wanted.key;
+    });
     if (has == user.end()) {
       out.missing.push_back(std::move(wanted));
       continue;
     }
     std::set<std::string> a(has->values.begin(), has->values.end());
     std::set<std::string> b(wanted.values.begin(), wanted.values.end());
-    if (has->op != pools::Operator::In || a != b)
-      out.conflicts.emplace_back(wanted.key, "its requirement " + pools::describe(*has) +
-                                                 " is not the " + pools::describe(wanted) +
+    if (has->op != nodepools::Operator::In || a != b)
+      out.conflicts.emplace_back(wanted.key, "its requirement " + nodepools::describe(*has) +
+                                                 " is not the " + nodepools::describe(wanted) +
                                                  " that spread.profiles give it");
   }
   return out;
 }
 
-std::vector<pools::Requirement> requirements_of(const std::optional<Value>& list,
-                                                const pools::Pool& pool) {
+std::vector<nodepools::Requirement> requirements_of(const std::optional<Value>& list,
+                                                    const nodepools::Pool& pool) {
   if (!list || !list->is_sequence()) return {};
-  std::vector<pools::Requirement> out;
-  for (const pools::Requirement& r : pool.requirements) {
+  std::vector<nodepools::Requirement> out;
+  for (const nodepools::Requirement& r : pool.requirements) {
     bool written = std::any_of(list->items().begin(), list->items().end(), [&r](const Value& v) {
       const Value* key = v.find("key");
       return key != nullptr && key->is_string() && key->as_string() == r.key;
@@ -242,19 +246,19 @@ std::vector<pools::Requirement> requirements_of(const std::optional<Value>& list
 
 }  // namespace
 
-std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
-                                      const std::vector<Setting>& settings) {
-  std::vector<pools::Pool> out;
+std::vector<nodepools::Pool> stream_pools(const std::vector<FileResult>& files,
+                                          const std::vector<Setting>& settings) {
+  std::vector<nodepools::Pool> out;
   for (const FileResult& file : files) {
-    if (!pools::may_hold_pools(file.original)) continue;
-    pools::ReadOptions options{settings[file.setting].config->node_pools.instance_archs};
+    if (!nodepools::may_hold_pools(file.original)) continue;
+    nodepools::ReadOptions options{settings[file.setting].config->node_pools.instance_archs};
     yaml::StreamSplitter split(file.original);
     std::uint32_t index = 0;
     for (std::optional<yaml::DocumentText> doc = split.next(); doc; doc = split.next(), ++index) {
-      if (!doc->has_content || !pools::may_hold_pools(doc->text)) continue;
+      if (!doc->has_content || !nodepools::may_hold_pools(doc->text)) continue;
       try {
         yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
-        for (pools::Pool& p : pools::read_pools(tree.root(), options)) {
+        for (nodepools::Pool& p : nodepools::read_pools(tree.root(), options)) {
           p.file = file.input.name;
           p.document = index;
           out.push_back(std::move(p));
@@ -269,17 +273,17 @@ std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
   return out;
 }
 
-pools::ArchTaints arch_taints(const placement::Config& config) {
-  pools::ArchTaints out;
+nodepools::ArchTaints arch_taints(const placement::Config& config) {
+  nodepools::ArchTaints out;
   for (const image::Platform& p : config.cluster_platforms)
     out.cluster.insert(p.architecture);
   for (const auto& [arch, conventions] : config.architectures) {
     if (!out.cluster.contains(arch)) continue;
-    std::vector<pools::Taint>& taints = out.by_arch[arch];
+    std::vector<nodepools::Taint>& taints = out.by_arch[arch];
     for (const placement::Toleration& t : conventions.tolerations) {
       if (t.key.empty()) continue;
-      taints.push_back(pools::Taint{t.key, t.op == "Exists" ? "" : t.value,
-                                    t.effect.empty() ? "NoSchedule" : t.effect});
+      taints.push_back(nodepools::Taint{t.key, t.op == "Exists" ? "" : t.value,
+                                        t.effect.empty() ? "NoSchedule" : t.effect});
     }
   }
   return out;
@@ -290,28 +294,28 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
                                    const placement::Config& config, Task task) {
   PoolDocument out;
   yaml::NodeRef root = tree.root();
-  std::vector<pools::Pool> found =
-      pools::read_pools(root, pools::ReadOptions{config.node_pools.instance_archs});
+  std::vector<nodepools::Pool> found =
+      nodepools::read_pools(root, nodepools::ReadOptions{config.node_pools.instance_archs});
   if (found.empty()) return out;
-  pools::ArchTaints conventions = arch_taints(config);
+  nodepools::ArchTaints conventions = arch_taints(config);
   const bool may_edit = task == Task::Remove || (task == Task::Fix && config.node_pools.fix);
   // fix appends to a Karpenter pool's taints and requirements when they are
   // lists or not there.
   Value object = yaml::to_value(root);
-  auto editable = [&object](const pools::Pool& pool) {
+  auto editable = [&object](const nodepools::Pool& pool) {
     const Value* taints = yaml::lookup(object, yaml::key_path(taints_path(pool)));
     const Value* requirements = yaml::lookup(object, yaml::key_path(requirements_path(pool)));
     return pool.karpenter() && (taints == nullptr || taints->is_sequence()) &&
            (requirements == nullptr || requirements->is_sequence());
   };
-  auto resource = [](const pools::Pool& pool) {
+  auto resource = [](const nodepools::Pool& pool) {
     return findings::ResourceRef{pool.api_version, pool.kind, pool.name, ""};
   };
-  for (pools::Pool& pool : found) {
+  for (nodepools::Pool& pool : found) {
     pool.file = file;
     pool.document = document;
     bool fixable = editable(pool) && config.node_pools.fix;
-    for (pools::PoolProblem& problem : pools::lint_pool(pool, conventions)) {
+    for (nodepools::PoolProblem& problem : nodepools::lint_pool(pool, conventions)) {
       yaml::NodeRef at = pool.path.empty() ? root : yaml::lookup(root, yaml::parse_path(pool.path));
       findings::Finding f =
           finding(problem.rule, std::move(problem.message), file, document, at, resource(pool));
@@ -321,7 +325,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     }
   }
   if (found.size() != 1 || !found[0].karpenter()) return out;
-  const pools::Pool& pool = found[0];
+  const nodepools::Pool& pool = found[0];
   const std::vector<std::string> rpath = requirements_path(pool);
   UserPool user = user_pool(object, {taints_path(pool), rpath});
   if (!user.refused.empty()) {
@@ -334,7 +338,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   }
   // What topology spreads ask of the pool: as it is (for findings), and as
   // the user wrote it (what fix adds).
-  const std::vector<pools::SpreadProfile>& profiles = config.node_pools.spread_profiles;
+  const std::vector<spread::SpreadProfile>& profiles = config.node_pools.spread_profiles;
   SpreadNeeds now = spread_needs(pool, pool.requirements, profiles);
   SpreadNeeds needs = spread_needs(pool, requirements_of(user.lists[1].user, pool), profiles);
   const bool values_fixable = editable(pool) && config.node_pools.fix;
@@ -347,8 +351,8 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     f.field_path = yaml::format_path(yaml::key_path(rpath));
     out.findings.push_back(std::move(f));
   };
-  for (const pools::Requirement& r : now.missing) {
-    spread_finding(pool.title() + " lacks the requirement " + pools::describe(r) +
+  for (const nodepools::Requirement& r : now.missing) {
+    spread_finding(pool.title() + " lacks the requirement " + nodepools::describe(r) +
                        " that spread.profiles give it: its nodes never carry " + r.key +
                        ", so the profile's pods never go there; " + how,
                    values_fixable);
@@ -357,7 +361,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     // archfit's own requirement from other weights is written again.
     const std::string& key = conflict.first;
     bool ours = std::any_of(needs.missing.begin(), needs.missing.end(),
-                            [&key](const pools::Requirement& r) { return r.key == key; });
+                            [&key](const nodepools::Requirement& r) { return r.key == key; });
     spread_finding(pool.title() + ": " + conflict.second +
                        (ours ? "; archfit wrote it for other weights, and fix writes it again"
                              : "; archfit leaves yours, change it by hand"),
@@ -366,13 +370,13 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   if (!may_edit || !editable(pool)) return out;
   if (task == Task::Fix) {
     // What the user's pool lacks.
-    pools::Pool as_written = pool;
+    nodepools::Pool as_written = pool;
     as_written.taints = taints_of(user.lists[0].user);
-    for (const pools::PoolProblem& problem : pools::lint_pool(as_written, conventions)) {
-      for (const pools::Taint& t : problem.add)
+    for (const nodepools::PoolProblem& problem : nodepools::lint_pool(as_written, conventions)) {
+      for (const nodepools::Taint& t : problem.add)
         user.lists[0].add.push_back(taint_value(t));
     }
-    for (const pools::Requirement& r : needs.missing)
+    for (const nodepools::Requirement& r : needs.missing)
       user.lists[1].add.push_back(requirement_value(r));
   }
   std::vector<yaml::FieldChange> changes = pool_changes(object, std::move(user));
@@ -395,20 +399,20 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   return out;
 }
 
-void give_spread_values(std::vector<pools::Pool>& all,
-                        const std::vector<pools::SpreadProfile>& profiles) {
-  for (pools::Pool& p : all) {
+void give_spread_values(std::vector<nodepools::Pool>& all,
+                        const std::vector<spread::SpreadProfile>& profiles) {
+  for (nodepools::Pool& p : all) {
     if (!p.karpenter()) continue;
-    for (pools::Requirement& r : spread_needs(p, p.requirements, profiles).missing)
+    for (nodepools::Requirement& r : spread_needs(p, p.requirements, profiles).missing)
       p.requirements.push_back(std::move(r));
   }
 }
 
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
-                                                   const std::vector<pools::Pool>& all) {
+                                                   const std::vector<nodepools::Pool>& all) {
   if (all.empty()) return std::nullopt;
   const Value* spec = t.plan.desired.find("spec");
-  pools::PodNeeds needs = pools::needs_of(spec != nullptr ? *spec : Value::mapping());
+  nodepools::PodNeeds needs = nodepools::needs_of(spec != nullptr ? *spec : Value::mapping());
   if (!t.plan.platforms.empty()) {
     std::set<std::string> archs;
     for (const image::Platform& p : t.plan.platforms)
@@ -417,8 +421,8 @@ std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
   }
   std::string reasons;
   std::size_t named = 0;
-  for (const pools::Pool& pool : all) {
-    std::optional<std::string> why = pools::why_not(needs, pool);
+  for (const nodepools::Pool& pool : all) {
+    std::optional<std::string> why = nodepools::why_not(needs, pool);
     if (!why) return std::nullopt;
     if (named++ < kPoolsNamed)
       reasons += (reasons.empty() ? "" : "; ") + pool.title() + ": " + *why;

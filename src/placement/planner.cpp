@@ -187,7 +187,7 @@ class Planner {
   // A spread this template was to get is not written when placement leaves
   // the template as it is: say so, since nothing else would.
   void spread_left_alone() {
-    const pools::TopologySpread* wanted = report_.where().spread;
+    const spread::TopologySpread* wanted = report_.where().spread;
     if (wanted == nullptr || !report_.wants(findings::Severity::Warning, false)) return;
     report_.add("spread-refused", findings::Severity::Warning,
                 "archfit does not spread these pods (" + wanted->origin + ", over " + wanted->key +
@@ -265,7 +265,7 @@ class Planner {
     std::vector<Toleration> added = detail::add_tolerations(d, usable.archs(), config_);
     std::vector<Toleration> for_group =
         detail::add_tolerations(d, report_.where().group_tolerations);
-    const pools::TopologySpread* wanted = report_.where().spread;
+    const spread::TopologySpread* wanted = report_.where().spread;
     std::optional<detail::SpreadOutcome> spread;
     if (wanted != nullptr) spread = detail::add_topology_spread(d, *wanted, usable.archs());
     if (d.changed() && config_.annotate) annotate(d, S);
@@ -296,7 +296,7 @@ class Planner {
     fixable(finding, "tolerations");
   }
 
-  void report_spread(const pools::TopologySpread& wanted, const detail::SpreadOutcome& s) {
+  void report_spread(const spread::TopologySpread& wanted, const detail::SpreadOutcome& s) {
     const std::string field = "spec.topologySpreadConstraints";
     if (!s.refused.empty()) {
       if (report_.wants(findings::Severity::Warning, false))

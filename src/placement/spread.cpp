@@ -23,7 +23,7 @@ Value in_expression(const std::string& key, const std::vector<std::string>& valu
   return e;
 }
 
-Value constraint(const pools::TopologySpread& spread) {
+Value constraint(const spread::TopologySpread& spread) {
   Value c = Value::mapping();
   c.set("maxSkew", Value::integer(1));
   c.set("topologyKey", Value::string(spread.key));
@@ -51,7 +51,7 @@ const Path& spread_constraints_path() {
   return path;
 }
 
-SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
+SpreadOutcome add_topology_spread(Draft& d, const spread::TopologySpread& spread,
                                   const std::vector<std::string>& archs) {
   SpreadOutcome out;
   const Value* existing = yaml::lookup(d.view(), spread_constraints_path());
@@ -59,7 +59,7 @@ SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
     out.refused = "spec.topologySpreadConstraints is not a list";
     return out;
   }
-  for (const pools::TopologySpread::Group& g : spread.groups) {
+  for (const spread::TopologySpread::Group& g : spread.groups) {
     bool runs = g.archs.empty() || std::any_of(archs.begin(), archs.end(),
                                                [&g](const auto& a) { return g.archs.contains(a); });
     std::string name = "pool \"" + g.pool + "\"";

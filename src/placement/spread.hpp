@@ -7,7 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <archfit/pools/spread.hpp>
+#include <archfit/spread/model/distributor.hpp>
+#include <archfit/spread/model/profile.hpp>
 
 #include "placement/draft.hpp"
 
@@ -23,7 +24,7 @@ struct SpreadOutcome {
 
 // Adds to the draft what `spread` asks for, for pods whose images run on
 // `archs`: groups whose pools run none of them are left out.
-SpreadOutcome add_topology_spread(Draft& d, const pools::TopologySpread& spread,
+SpreadOutcome add_topology_spread(Draft& d, const spread::TopologySpread& spread,
                                   const std::vector<std::string>& archs);
 
 const Path& spread_constraints_path();

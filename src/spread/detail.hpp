@@ -10,7 +10,7 @@
 #include <vector>
 
 #include <archfit/manifest/workload.hpp>
-#include <archfit/pools/strategy.hpp>
+#include <archfit/spread/model/strategy.hpp>
 #include <archfit/spread/spread.hpp>
 #include <archfit/yaml/node.hpp>
 
@@ -36,10 +36,10 @@ std::optional<Record> record_of(yaml::NodeRef root);
 
 // What a Deployment's spread asks for and where it was said.
 struct Spec {
-  std::vector<pools::StrategyGroup> groups;
+  std::vector<spread::StrategyGroup> groups;
   std::string origin;
-  std::string invalid;                            // the annotation does not read
-  const pools::SpreadProfile* profile = nullptr;  // archfit's own spread
+  std::string invalid;                             // the annotation does not read
+  const spread::SpreadProfile* profile = nullptr;  // archfit's own spread
   bool webhook = false;  // a spreading webhook reads it too (annotation, PodDistributor)
 };
 
@@ -47,7 +47,7 @@ struct Spec {
 // is a copy: a plan is copied and moved, and must not point into another.
 struct Piece {
   std::string name;
-  pools::StrategyGroup group;
+  spread::StrategyGroup group;
   std::uint32_t replicas = 0;
 };
 
@@ -59,13 +59,13 @@ struct Plan {
   std::vector<Piece> pieces;  // none when refused
   std::uint32_t replicas = 0;
   // A topology spread profile's: what placement writes instead of pieces.
-  std::optional<pools::TopologySpread> topology;
+  std::optional<spread::TopologySpread> topology;
 };
 
 // What a topology spread profile gives every workload it applies to, or why
 // nothing (SpreadWorld::topologies).
-SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
-                                       const std::vector<pools::Pool>& all);
+SpreadWorld::Topology prepare_topology(const spread::SpreadProfile& profile,
+                                       const std::vector<nodepools::Pool>& all);
 
 // What fix does with a workload: nothing (no spread), refuse (why), or the
 // pieces; `archs` gives the architectures its images run on. For a topology

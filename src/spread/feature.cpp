@@ -2,7 +2,7 @@
 #include <deque>
 
 #include <archfit/base/text.hpp>
-#include <archfit/pools/read.hpp>
+#include <archfit/nodepools/model/read.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/spread/feature.hpp>
 
@@ -51,7 +51,7 @@ class SpreadPass : public run::DocumentPass {
       if (&w != last_) {
         last_ = &w;
         spread_ = nullptr;
-        if (std::optional<pools::TopologySpread> s = topology_spread(w, world_))
+        if (std::optional<spread::TopologySpread> s = topology_spread(w, world_))
           spread_ = &spreads_.emplace_back(std::move(*s));
       }
       where.spread = spread_;
@@ -87,9 +87,9 @@ class SpreadPass : public run::DocumentPass {
   bool analyze_;
   bool splits_;
   // The topology spreads of the document's workloads (contexts point here).
-  std::deque<pools::TopologySpread> spreads_;
+  std::deque<spread::TopologySpread> spreads_;
   const manifest::Workload* last_ = nullptr;
-  const pools::TopologySpread* spread_ = nullptr;
+  const spread::TopologySpread* spread_ = nullptr;
 };
 
 }  // namespace
@@ -103,8 +103,8 @@ void Spread::gather(const run::Facts& facts) {
   // Each configuration's spreads, over the pools of the input and its own.
   for (const run::Setting& setting : facts.settings) {
     configs_.push_back(setting.config);
-    const pools::Settings& conf = setting.config->node_pools;
-    std::vector<pools::Pool> known = pools_.stream();
+    const nodepools::Settings& conf = setting.config->node_pools;
+    std::vector<nodepools::Pool> known = pools_.stream();
     known.insert(known.end(), conf.declared.begin(), conf.declared.end());
     worlds_.push_back(spread_world(facts.files, std::move(known), conf.spread_profiles));
     archs_.push_back(local_archs(setting));
@@ -123,8 +123,8 @@ std::optional<std::string> Spread::rewrite(const run::FileResult& file) const {
 std::optional<run::OwnDocument> Spread::own(const run::DocumentScope& doc) const {
   // A PodDistributor that cannot be read was left out of the spreads; here
   // it throws again, to be reported on its document.
-  if (pools::may_hold_distributors(doc.text))
-    static_cast<void>(pools::read_distributor(doc.tree.root()));
+  if (spread::may_hold_distributors(doc.text))
+    static_cast<void>(spread::read_distributor(doc.tree.root()));
   return std::nullopt;
 }
 
@@ -132,7 +132,7 @@ std::unique_ptr<run::DocumentPass> Spread::pass(const run::DocumentView& doc) co
   const bool changing = task_ != run::Task::Remove;
   const bool topology = topology_ && changing;
   const bool pieces = changing && contains(doc.text, kSplitAnnotation);
-  const bool analyze = active_ || contains(doc.text, pools::kStrategyAnnotation) ||
+  const bool analyze = active_ || contains(doc.text, spread::kStrategyAnnotation) ||
                        contains(doc.text, kSplitAnnotation);
   if (!topology && !pieces && !analyze) return nullptr;
   return std::make_unique<SpreadPass>(worlds_[doc.setting], archs_[doc.setting],

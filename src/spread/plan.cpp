@@ -2,9 +2,10 @@
 #include <cctype>
 #include <set>
 
-#include <archfit/pools/allocation.hpp>
-#include <archfit/pools/names.hpp>
-#include <archfit/pools/spread.hpp>
+#include <archfit/nodepools/model/names.hpp>
+#include <archfit/spread/model/allocation.hpp>
+#include <archfit/spread/model/distributor.hpp>
+#include <archfit/spread/model/profile.hpp>
 
 #include "spread/detail.hpp"
 
@@ -17,19 +18,19 @@ using yaml::NodeRef;
 // The node label of a pool named by a profile's group.
 std::optional<std::pair<std::string, std::string>> pool_label(const std::string& name,
                                                               const SpreadWorld& world) {
-  for (const pools::Pool& p : world.pools) {
+  for (const nodepools::Pool& p : world.pools) {
     if (p.name != name) continue;
     switch (p.source) {
-      case pools::PoolSource::NodePool:
+      case nodepools::PoolSource::NodePool:
         return std::pair<std::string, std::string>{"karpenter.sh/nodepool", name};
-      case pools::PoolSource::Provisioner:
+      case nodepools::PoolSource::Provisioner:
         return std::pair<std::string, std::string>{"karpenter.sh/provisioner-name", name};
-      case pools::PoolSource::NodeGroup:
+      case nodepools::PoolSource::NodeGroup:
         return std::pair<std::string, std::string>{p.path.starts_with("managedNodeGroups")
                                                        ? "eks.amazonaws.com/nodegroup"
                                                        : "alpha.eksctl.io/nodegroup-name",
                                                    name};
-      case pools::PoolSource::Declared:
+      case nodepools::PoolSource::Declared:
         if (p.labels.empty()) return std::nullopt;
         return p.labels.front();
     }
@@ -37,14 +38,14 @@ std::optional<std::pair<std::string, std::string>> pool_label(const std::string&
   return std::nullopt;
 }
 
-Spec spec_of_profile(const pools::SpreadProfile& profile, const SpreadWorld& world) {
+Spec spec_of_profile(const spread::SpreadProfile& profile, const SpreadWorld& world) {
   Spec s;
   s.origin = "spread profile \"" + profile.name + "\"";
   s.profile = &profile;
-  if (profile.realisation == pools::Realisation::TopologySpread) return s;
-  for (const pools::ProfileGroup& g : profile.groups) {
+  if (profile.realisation == spread::Realisation::TopologySpread) return s;
+  for (const spread::ProfileGroup& g : profile.groups) {
     if (g.pool.empty()) {
-      s.groups.push_back(pools::StrategyGroup{g.label_key, g.label_value, g.share});
+      s.groups.push_back(spread::StrategyGroup{g.label_key, g.label_value, g.share});
       continue;
     }
     std::optional<std::pair<std::string, std::string>> label = pool_label(g.pool, world);
@@ -54,21 +55,21 @@ Spec spec_of_profile(const pools::SpreadProfile& profile, const SpreadWorld& wor
           "\", which is not among the pools archfit knows (or a declared pool without labels)";
       return s;
     }
-    s.groups.push_back(pools::StrategyGroup{label->first, label->second, g.share});
+    s.groups.push_back(spread::StrategyGroup{label->first, label->second, g.share});
   }
   return s;
 }
 
 std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& world) {
   NodeRef annotation =
-      yaml::lookup_path(w.object, {"metadata", "annotations", pools::kStrategyAnnotation});
+      yaml::lookup_path(w.object, {"metadata", "annotations", spread::kStrategyAnnotation});
   if (annotation.is_scalar()) {
     Spec s;
-    s.origin = std::string("its annotation ") + pools::kStrategyAnnotation;
+    s.origin = std::string("its annotation ") + spread::kStrategyAnnotation;
     s.webhook = true;
     std::string why;
-    std::optional<std::vector<pools::StrategyGroup>> groups =
-        pools::try_parse_strategy(annotation.scalar(), &why);
+    std::optional<std::vector<spread::StrategyGroup>> groups =
+        spread::try_parse_strategy(annotation.scalar(), &why);
     if (groups) {
       s.groups = std::move(*groups);
     } else {
@@ -77,26 +78,26 @@ std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& worl
     return s;
   }
   NodeRef named =
-      yaml::lookup_path(w.object, {"metadata", "annotations", pools::kProfileAnnotation});
+      yaml::lookup_path(w.object, {"metadata", "annotations", spread::kProfileAnnotation});
   if (named.is_scalar()) {
-    for (const pools::SpreadProfile& p : world.profiles) {
+    for (const spread::SpreadProfile& p : world.profiles) {
       if (p.name == named.scalar()) return spec_of_profile(p, world);
     }
     std::string known;
-    for (const pools::SpreadProfile& p : world.profiles)
+    for (const spread::SpreadProfile& p : world.profiles)
       known += (known.empty() ? "" : ", ") + p.name;
     return Spec{{},
-                std::string("its annotation ") + pools::kProfileAnnotation,
+                std::string("its annotation ") + spread::kProfileAnnotation,
                 "it names the profile \"" + std::string(named.scalar()) +
                     "\", which spread.profiles does not have" +
                     (known.empty() ? std::string(" (it has none)") : " (it has " + known + ")")};
   }
-  for (const pools::Distributor& d : world.distributors) {
+  for (const spread::Distributor& d : world.distributors) {
     if (d.target_name != w.name || d.namespace_name != w.namespace_name) continue;
     if (!d.target_kind.empty() && d.target_kind != w.kind) continue;
     return Spec{d.groups, d.title(), "", nullptr, true};
   }
-  for (const pools::SpreadProfile& p : world.profiles) {
+  for (const spread::SpreadProfile& p : world.profiles) {
     if (p.selects(w.labels, w.namespace_name)) return spec_of_profile(p, world);
   }
   return std::nullopt;
@@ -123,7 +124,7 @@ std::string join_archs(const std::set<std::string>& archs) {
 // Karpenter's ratio technique for a topology spread profile: the pools of
 // its groups and their label values (prepared once per run, in the world),
 // and the pods' own labels.
-void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& profile,
+void plan_topology(const manifest::Workload& w, const spread::SpreadProfile& profile,
                    const SpreadWorld& world, bool whole, Plan& plan) {
   auto refuse = [&plan](std::string why) { plan.refused = std::move(why); };
   if (w.kind == "DaemonSet" || w.kind == "Job" || w.kind == "CronJob" || w.kind == "Pod") {
@@ -134,7 +135,7 @@ void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& prof
   const SpreadWorld::Topology& prepared =
       world.topologies.at(static_cast<std::size_t>(&profile - world.profiles.data()));
   if (!prepared.refused.empty()) return refuse(prepared.refused);
-  pools::TopologySpread t = whole ? prepared.spread : pools::TopologySpread();
+  spread::TopologySpread t = whole ? prepared.spread : spread::TopologySpread();
   NodeRef labels = yaml::lookup_path(w.object, {"spec", "selector", "matchLabels"});
   if (!labels.is_mapping() && !w.templates.empty())
     labels = yaml::lookup_path(w.templates[0].node, {"metadata", "labels"});
@@ -153,19 +154,19 @@ void plan_topology(const manifest::Workload& w, const pools::SpreadProfile& prof
 
 }  // namespace
 
-SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
-                                       const std::vector<pools::Pool>& all) {
+SpreadWorld::Topology prepare_topology(const spread::SpreadProfile& profile,
+                                       const std::vector<nodepools::Pool>& all) {
   SpreadWorld::Topology out;
-  if (profile.realisation != pools::Realisation::TopologySpread) return out;
+  if (profile.realisation != spread::Realisation::TopologySpread) return out;
   std::optional<std::vector<std::vector<std::string>>> values = profile.values(&out.refused);
   if (!values) return out;
-  pools::TopologySpread& t = out.spread;
+  spread::TopologySpread& t = out.spread;
   t.origin = "spread profile \"" + profile.name + "\"";
   t.key = profile.topology_key();
   for (std::size_t i = 0; i < profile.groups.size(); ++i) {
-    const pools::ProfileGroup& g = profile.groups[i];
-    const pools::Pool* pool = nullptr;
-    for (const pools::Pool& p : all) {
+    const spread::ProfileGroup& g = profile.groups[i];
+    const nodepools::Pool* pool = nullptr;
+    for (const nodepools::Pool& p : all) {
       if (p.name == g.pool && p.karpenter()) pool = &p;
     }
     if (pool == nullptr) {
@@ -175,7 +176,7 @@ SpreadWorld::Topology prepare_topology(const pools::SpreadProfile& profile,
       return out;
     }
     t.has_bases = t.has_bases || g.share.base > 0;
-    t.groups.push_back(pools::TopologySpread::Group{g.pool, (*values)[i], pool->archs()});
+    t.groups.push_back(spread::TopologySpread::Group{g.pool, (*values)[i], pool->archs()});
   }
   return out;
 }
@@ -192,7 +193,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     return plan;
   };
   if (!spec.invalid.empty()) return refuse(spec.invalid);
-  if (spec.profile != nullptr && spec.profile->realisation == pools::Realisation::TopologySpread) {
+  if (spec.profile != nullptr && spec.profile->realisation == spread::Realisation::TopologySpread) {
     plan_topology(w, *spec.profile, world, topology, plan);
     return plan;
   }
@@ -212,7 +213,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
   NodeRef name = yaml::lookup_path(w.object, {"metadata", "name"});
   if (!name.is_scalar() || name.style() != yaml::Style::Plain || name.text() != name.scalar())
     return refuse("metadata.name is not written as a plain scalar on one line");
-  if (std::string why; !pools::is_valid(pools::Syntax::DnsSubdomain, w.name, &why))
+  if (std::string why; !nodepools::is_valid(nodepools::Syntax::DnsSubdomain, w.name, &why))
     return refuse("metadata.name " + w.name + " " + why);
   NodeRef replicas = yaml::lookup_path(w.object, {"spec", "replicas"});
   plan.replicas = 1;
@@ -220,9 +221,9 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     yaml::Resolved r = replicas.resolve();
     if (!replicas.is_scalar() || replicas.style() != yaml::Style::Plain ||
         replicas.text() != replicas.scalar() || r.type != yaml::ScalarType::Int || r.integer < 0 ||
-        r.integer > pools::kMaxReplicas) {
+        r.integer > spread::kMaxReplicas) {
       return refuse("spec.replicas is not a plain integer from 0 to " +
-                    std::to_string(pools::kMaxReplicas));
+                    std::to_string(spread::kMaxReplicas));
     }
     plan.replicas = static_cast<std::uint32_t>(r.integer);
   }
@@ -242,13 +243,14 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     return refuse("metadata.annotations is there but not a mapping");
   // Groups whose nodes cannot run the images are left out.
   std::optional<std::set<std::string>> image_archs = archs ? archs(t) : std::nullopt;
-  std::vector<const pools::StrategyGroup*> kept;
-  for (const pools::StrategyGroup& g : spec.groups) {
+  std::vector<const spread::StrategyGroup*> kept;
+  for (const spread::StrategyGroup& g : spec.groups) {
     // What the pieces would carry must be what the API server takes.
     std::string why;
-    if (!pools::is_valid(pools::Syntax::QualifiedName, g.label_key, &why))
+    if (!nodepools::is_valid(nodepools::Syntax::QualifiedName, g.label_key, &why))
       return refuse("group " + g.label_key + "=" + g.label_value + ": the label key " + why);
-    if (!pools::is_valid(pools::Syntax::LabelValue, g.label_value, &why) || g.label_value.empty())
+    if (!nodepools::is_valid(nodepools::Syntax::LabelValue, g.label_value, &why) ||
+        g.label_value.empty())
       return refuse("group " + g.label_key + "=" + g.label_value + ": the label value " +
                     (g.label_value.empty() ? std::string("must not be empty") : why));
     if (node_selector.is_mapping() && yaml::lookup_path(node_selector, {g.label_key})) {
@@ -257,11 +259,11 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     }
     std::set<std::string> group_archs;
     bool known = false;
-    if (g.label_key == pools::kArchLabel) {
+    if (g.label_key == nodepools::kArchLabel) {
       group_archs.insert(g.label_value);
       known = true;
     }
-    for (const pools::Pool& p : world.pools) {
+    for (const nodepools::Pool& p : world.pools) {
       if (!p.domain(g.label_key).allows(g.label_value)) continue;
       std::set<std::string> a = p.archs();
       group_archs.insert(a.begin(), a.end());
@@ -279,18 +281,18 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
     kept.push_back(&g);
   }
   if (kept.empty()) return refuse("no group's nodes run the images");
-  std::vector<pools::Share> shares;
-  for (const pools::StrategyGroup* g : kept)
+  std::vector<spread::Share> shares;
+  for (const spread::StrategyGroup* g : kept)
     shares.push_back(g->share);
   std::string why;
   std::optional<std::vector<std::uint32_t>> counts =
-      pools::try_allocate(plan.replicas, shares, &why);
+      spread::try_allocate(plan.replicas, shares, &why);
   if (!counts) return refuse(why);
   std::set<std::string> names;
   for (std::size_t i = 0; i < kept.size(); ++i) {
     Piece p{derived_name(w.name, kept[i]->label_value), *kept[i], (*counts)[i]};
     if (!names.insert(p.name).second) return refuse("two pieces would both be named " + p.name);
-    if (!pools::is_valid(pools::Syntax::DnsSubdomain, p.name, &why))
+    if (!nodepools::is_valid(nodepools::Syntax::DnsSubdomain, p.name, &why))
       return refuse("the piece's name " + p.name + " " + why);
     plan.pieces.push_back(std::move(p));
   }

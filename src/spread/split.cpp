@@ -8,7 +8,7 @@
 #include <archfit/edit/document.hpp>
 #include <archfit/findings/rules.hpp>
 #include <archfit/manifest/discover.hpp>
-#include <archfit/pools/allocation.hpp>
+#include <archfit/spread/model/allocation.hpp>
 #include <archfit/spread/spread.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -200,29 +200,29 @@ std::optional<std::string> split_document(const yaml::DocumentText& doc, const S
 
 }  // namespace
 
-SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools,
-                         std::vector<pools::SpreadProfile> profiles) {
+SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<nodepools::Pool> pools,
+                         std::vector<spread::SpreadProfile> profiles) {
   SpreadWorld world;
   world.pools = std::move(pools);
   world.profiles = std::move(profiles);
-  for (const pools::SpreadProfile& p : world.profiles)
+  for (const spread::SpreadProfile& p : world.profiles)
     world.topologies.push_back(prepare_topology(p, world.pools));
   for (const FileResult& file : files) {
     const std::string& text = file.original;
-    bool distributors = pools::may_hold_distributors(text);
+    bool distributors = spread::may_hold_distributors(text);
     bool scalers = contains(text, "HorizontalPodAutoscaler") || contains(text, "ScaledObject");
     if (!distributors && !scalers) continue;
     yaml::StreamSplitter split(text);
     while (std::optional<yaml::DocumentText> doc = split.next()) {
       if (!doc->has_content) continue;
-      bool d = pools::may_hold_distributors(doc->text);
+      bool d = spread::may_hold_distributors(doc->text);
       bool s =
           contains(doc->text, "HorizontalPodAutoscaler") || contains(doc->text, "ScaledObject");
       if (!d && !s) continue;
       try {
         yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
         NodeRef root = tree.root();
-        if (std::optional<pools::Distributor> dist = pools::read_distributor(root)) {
+        if (std::optional<spread::Distributor> dist = spread::read_distributor(root)) {
           dist->file = file.input.name;
           world.distributors.push_back(std::move(*dist));
           continue;
@@ -249,11 +249,11 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools
 bool may_spread(std::string_view text, const SpreadWorld& world) {
   // Profiles realised by topology spread split nothing.
   bool profiles =
-      std::any_of(world.profiles.begin(), world.profiles.end(), [](const pools::SpreadProfile& p) {
-        return p.assigns && p.realisation == pools::Realisation::Split;
+      std::any_of(world.profiles.begin(), world.profiles.end(), [](const spread::SpreadProfile& p) {
+        return p.assigns && p.realisation == spread::Realisation::Split;
       });
-  return contains(text, pools::kStrategyAnnotation) || contains(text, kSplitAnnotation) ||
-         contains(text, pools::kProfileAnnotation) ||
+  return contains(text, spread::kStrategyAnnotation) || contains(text, kSplitAnnotation) ||
+         contains(text, spread::kProfileAnnotation) ||
          ((profiles || !world.distributors.empty()) && contains(text, "Deployment"));
 }
 
@@ -271,12 +271,12 @@ std::optional<std::string> respread(std::string_view text, const SpreadWorld& wo
 
 bool has_topology_profiles(const SpreadWorld& world) {
   return std::any_of(world.profiles.begin(), world.profiles.end(), [](const auto& p) {
-    return p.realisation == pools::Realisation::TopologySpread;
+    return p.realisation == spread::Realisation::TopologySpread;
   });
 }
 
-std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
-                                                     const SpreadWorld& world) {
+std::optional<spread::TopologySpread> topology_spread(const manifest::Workload& w,
+                                                      const SpreadWorld& world) {
   return detail::plan_of(w, world, nullptr, true).topology;
 }
 
@@ -288,9 +288,9 @@ std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w
   if (!r) return out;
   NodeRef value = yaml::lookup_path(w.templates[0].node, {"metadata", "labels", kGroupLabel});
   if (!value.is_scalar()) return out;
-  for (const pools::Pool& p : world.pools) {
+  for (const nodepools::Pool& p : world.pools) {
     if (!p.domain(r->key).allows(value.scalar())) continue;
-    for (const pools::Taint& t : p.taints) {
+    for (const nodepools::Taint& t : p.taints) {
       if (t.effect == "PreferNoSchedule") continue;
       placement::Toleration wanted{t.key, t.value.empty() ? "Exists" : "Equal", t.value, t.effect,
                                    std::nullopt};
@@ -317,7 +317,7 @@ void analyze_spreads(const DocumentView& doc, const SpreadWorld& world, const Ar
     }
     if (record) continue;  // a piece of a split
     const bool topology = plan.spec->profile != nullptr &&
-                          plan.spec->profile->realisation == pools::Realisation::TopologySpread;
+                          plan.spec->profile->realisation == spread::Realisation::TopologySpread;
     if (!plan.refused.empty()) {
       findings.push_back(finding("spread-refused",
                                  "archfit does not " + std::string(topology ? "spread" : "split") +

@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include <archfit/base/error.hpp>
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::yaml {
@@ -169,6 +170,10 @@ NodeRef lookup_path(NodeRef node, std::initializer_list<std::string_view> path) 
 
 std::string scalar_text(NodeRef node) {
   return node.is_scalar() ? std::string(node.scalar()) : std::string();
+}
+
+void fail_at(NodeRef at, const std::string& message) {
+  fail(ErrorKind::Input, message, Location{"", at.line(), at.column()});
 }
 
 }  // namespace archfit::yaml

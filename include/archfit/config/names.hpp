@@ -1,5 +1,5 @@
 // The names a configuration writes into pod templates are checked when it is
-// read (pools/names.hpp has the rules), so that a typo is reported at its
+// read (nodepools/model/names.hpp has the rules), so that a typo is reported at its
 // line rather than by the API server after archfit has rewritten the
 // manifests.
 #pragma once
@@ -7,12 +7,12 @@
 #include <string_view>
 
 #include <archfit/config/field.hpp>
-#include <archfit/pools/names.hpp>
+#include <archfit/nodepools/model/names.hpp>
 
 namespace archfit::config {
 
-using pools::is_valid;
-using pools::Syntax;
+using nodepools::is_valid;
+using nodepools::Syntax;
 
 // Fails at `at` with "invalid <noun> "<text>": <rule>" unless `text` has `syntax`.
 void require(Syntax syntax, std::string_view text, std::string_view noun, const Field& at);

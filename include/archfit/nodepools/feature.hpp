@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
+#include <archfit/nodepools/model/pool.hpp>
 #include <archfit/placement/config.hpp>
-#include <archfit/pools/pool.hpp>
 #include <archfit/run/feature.hpp>
 
 namespace archfit::nodepools {
@@ -22,15 +22,15 @@ class NodePools : public run::Feature {
   std::unique_ptr<run::DocumentPass> pass(const run::DocumentView& doc) const override;
 
   // The pools the input stream defines, as written (after gather).
-  const std::vector<pools::Pool>& stream() const { return stream_; }
+  const std::vector<nodepools::Pool>& stream() const { return stream_; }
 
  private:
   std::vector<const placement::Config*> configs_;  // per setting
   run::Task task_ = run::Task::Lint;
-  std::vector<pools::Pool> stream_;
+  std::vector<nodepools::Pool> stream_;
   // Per setting: the stream's pools and the configuration's, as fix leaves
   // them (with the label values of topology spreads).
-  std::vector<std::vector<pools::Pool>> pools_;
+  std::vector<std::vector<nodepools::Pool>> pools_;
 };
 
 }  // namespace archfit::nodepools

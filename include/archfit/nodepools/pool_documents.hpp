@@ -10,9 +10,9 @@
 #include <vector>
 
 #include <archfit/findings/finding.hpp>
+#include <archfit/nodepools/model/lint.hpp>
+#include <archfit/nodepools/model/pool.hpp>
 #include <archfit/placement/config.hpp>
-#include <archfit/pools/lint.hpp>
-#include <archfit/pools/pool.hpp>
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/node.hpp>
@@ -26,12 +26,12 @@ using run::Task;
 
 // The pools of the files' documents, in file and document order. Throws
 // Error(Input) at the place of a pool field that cannot be read.
-std::vector<pools::Pool> stream_pools(const std::vector<FileResult>& files,
-                                      const std::vector<Setting>& settings);
+std::vector<nodepools::Pool> stream_pools(const std::vector<FileResult>& files,
+                                          const std::vector<Setting>& settings);
 
 // The taints nodes of each architecture carry, from the tolerations the
 // configuration gives pods for it.
-pools::ArchTaints arch_taints(const placement::Config& config);
+nodepools::ArchTaints arch_taints(const placement::Config& config);
 
 struct PoolDocument {
   std::vector<findings::Finding> findings;
@@ -47,12 +47,12 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
 
 // The Karpenter pools as nodePools.fix leaves them: with the label values
 // topology spread profiles give them (those they have no requirement on).
-void give_spread_values(std::vector<pools::Pool>& all,
-                        const std::vector<pools::SpreadProfile>& profiles);
+void give_spread_values(std::vector<nodepools::Pool>& all,
+                        const std::vector<spread::SpreadProfile>& profiles);
 
 // no-feasible-pool for a planned template, as fix leaves it, when no pool
 // can run its pods; nothing when one can or there are no pools.
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
-                                                   const std::vector<pools::Pool>& pools);
+                                                   const std::vector<nodepools::Pool>& pools);
 
 }  // namespace archfit::nodepools

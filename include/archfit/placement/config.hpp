@@ -12,7 +12,7 @@
 
 #include <archfit/image/platform_set.hpp>
 #include <archfit/manifest/kinds.hpp>
-#include <archfit/pools/settings.hpp>
+#include <archfit/nodepools/model/settings.hpp>
 
 namespace archfit::placement {
 
@@ -84,7 +84,7 @@ struct Config {
 
   // Node pools declared in the configuration, and what fix may do to those
   // of the input (nodePools).
-  pools::Settings node_pools;
+  nodepools::Settings node_pools;
 
   // The defaults docs/configuration.md gives, completed.
   static Config defaults();

@@ -20,7 +20,8 @@
 #include <archfit/manifest/workload.hpp>
 #include <archfit/placement/answer.hpp>
 #include <archfit/placement/config.hpp>
-#include <archfit/pools/spread.hpp>
+#include <archfit/spread/model/distributor.hpp>
+#include <archfit/spread/model/profile.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/value.hpp>
 
@@ -62,7 +63,7 @@ struct TemplateContext {
   bool quiet = false;
   // The topology spread the pods are to carry (a spread profile with
   // realisation topologySpread), written with archfit's placement.
-  const pools::TopologySpread* spread = nullptr;
+  const spread::TopologySpread* spread = nullptr;
   // Taints of the nodes a piece of a split goes to (its group's pools), which
   // the pods are to tolerate.
   std::vector<Toleration> group_tolerations;

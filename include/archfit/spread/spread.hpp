@@ -1,7 +1,7 @@
 // Weighted spread realised offline by splitting: a Deployment with a spread
 // (a CustomPodScheduleStrategy annotation, or a PodDistributor naming it)
 // becomes one Deployment per node group, each with its exact share of the
-// replicas (bases first, then by weight: pools::try_allocate), its group's
+// replicas (bases first, then by weight: spread::try_allocate), its group's
 // nodeSelector, a selector label of its own (archfit.io/spread-group) and a
 // derived name. Every piece records the split in its archfit.io/split
 // annotation:
@@ -22,9 +22,10 @@
 #include <vector>
 
 #include <archfit/manifest/workload.hpp>
-#include <archfit/pools/pool.hpp>
-#include <archfit/pools/spread.hpp>
+#include <archfit/nodepools/model/pool.hpp>
 #include <archfit/run/run.hpp>
+#include <archfit/spread/model/distributor.hpp>
+#include <archfit/spread/model/profile.hpp>
 
 namespace archfit::spread {
 
@@ -38,23 +39,23 @@ inline constexpr const char* kGroupLabel = "archfit.io/spread-group";
 // What the whole input says that a split needs: the PodDistributors, which
 // Deployments an autoscaler scales, and the node pools.
 struct SpreadWorld {
-  std::vector<pools::Distributor> distributors;
-  std::vector<pools::SpreadProfile> profiles;  // spread.profiles
-  std::set<std::string> autoscaled;            // "namespace/name" of Deployments
-  std::vector<pools::Pool> pools;
+  std::vector<spread::Distributor> distributors;
+  std::vector<spread::SpreadProfile> profiles;  // spread.profiles
+  std::set<std::string> autoscaled;             // "namespace/name" of Deployments
+  std::vector<nodepools::Pool> pools;
   // Per profile (in the order of `profiles`), for topology spread profiles:
   // what every workload it applies to gets (the pools' values and
   // architectures; the pods' labels are the workload's), or why nothing.
   struct Topology {
-    pools::TopologySpread spread;
+    spread::TopologySpread spread;
     std::string refused;
   };
   std::vector<Topology> topologies;
 };
 
 // Throws Error(Input) at a PodDistributor field that cannot be read.
-SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<pools::Pool> pools,
-                         std::vector<pools::SpreadProfile> profiles = {});
+SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<nodepools::Pool> pools,
+                         std::vector<spread::SpreadProfile> profiles = {});
 
 // The text may hold something to split or a split to undo.
 bool may_spread(std::string_view text, const SpreadWorld& world);
@@ -75,8 +76,8 @@ bool has_topology_profiles(const SpreadWorld& world);
 // The topology spread a workload's pods are to carry: from the spread
 // profile with realisation topologySpread that applies to it, when it can be
 // written (analyze_spreads says why not when it cannot).
-std::optional<pools::TopologySpread> topology_spread(const manifest::Workload& w,
-                                                     const SpreadWorld& world);
+std::optional<spread::TopologySpread> topology_spread(const manifest::Workload& w,
+                                                      const SpreadWorld& world);
 
 // The taints of the pools a piece of a split goes to (its group's), other
 // than PreferNoSchedule ones, as the tolerations its pods need; nothing for

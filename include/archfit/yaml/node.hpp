@@ -166,4 +166,9 @@ NodeRef lookup_path(NodeRef node, std::initializer_list<std::string_view> path);
 // A scalar's text; "" for anything else (a mapping, a sequence, nothing).
 std::string scalar_text(NodeRef node);
 
+// Throws Error(Input) with `message` at the node's line and column (the
+// reader of the stream adds the file): a value that is not what its field
+// allows.
+[[noreturn]] void fail_at(NodeRef at, const std::string& message);
+
 }  // namespace archfit::yaml

@@ -107,18 +107,18 @@ TEST(RunPools, TheTemplateIsCheckedAsFixLeavesIt) {
 
 TEST(RunPools, DeclaredPoolsCount) {
   Engine e;
-  pools::Pool gke;
+  nodepools::Pool gke;
   gke.name = "gke-arm";
-  gke.source = pools::PoolSource::Declared;
+  gke.source = nodepools::PoolSource::Declared;
   gke.file = ".archfit.yaml";
   gke.line = 3;
-  gke.requirements.push_back({"kubernetes.io/arch", pools::Operator::In, {"arm64"}});
+  gke.requirements.push_back({"kubernetes.io/arch", nodepools::Operator::In, {"arm64"}});
   e.config.node_pools.declared.push_back(gke);
   e.run({Input::in_memory("apps.yaml", deployment("web", "amd64only:1"))}, Task::Lint);
   ASSERT_NE(e.find("no-feasible-pool"), nullptr);
   EXPECT_NE(e.find("no-feasible-pool")->message.find("declared pool \"gke-arm\" (.archfit.yaml:3)"),
             std::string::npos);
-  pools::Pool any = gke;
+  nodepools::Pool any = gke;
   any.name = "gke-default";
   any.requirements.clear();
   e.config.node_pools.declared.push_back(any);

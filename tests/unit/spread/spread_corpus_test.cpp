@@ -84,7 +84,7 @@ TEST(CorpusSpread, APodDistributorForEveryDeploymentKeepsTheLaws) {
 
 TEST(CorpusSpread, ACatchAllProfileKeepsTheLaws) {
   archfit::testing::Engine e(kNoImages);
-  pools::SpreadProfile all;
+  spread::SpreadProfile all;
   all.name = "all";
   all.assigns = true;  // workloads: {}
   all.groups = {{"archfit.io/test-group", "a", "", {1, 1}},
@@ -99,10 +99,10 @@ TEST(CorpusSpread, ACatchAllTopologySpreadKeepsTheLaws) {
   // the spread) places every template.
   e.config.fallback_platforms = image::PlatformSet::parse("linux/amd64,linux/arm64");
   e.config.node_pools.fix = true;
-  pools::SpreadProfile all;
+  spread::SpreadProfile all;
   all.name = "all";
   all.assigns = true;
-  all.realisation = pools::Realisation::TopologySpread;
+  all.realisation = spread::Realisation::TopologySpread;
   all.groups = {{"", "", "od", {1, 1}}, {"", "", "spot", {0, 3}}};
   e.config.node_pools.spread_profiles.push_back(all);
   const std::string pools =

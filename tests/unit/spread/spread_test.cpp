@@ -190,9 +190,9 @@ spec:
   EXPECT_EQ(e.rules(), (Lines{"spread-group-excluded", "spread-not-split", "spread-webhook"}));
 }
 
-pools::SpreadProfile profile(std::string name, std::vector<pools::ProfileGroup> groups,
-                             bool assigns = false) {
-  pools::SpreadProfile p;
+spread::SpreadProfile profile(std::string name, std::vector<spread::ProfileGroup> groups,
+                              bool assigns = false) {
+  spread::SpreadProfile p;
   p.name = std::move(name);
   p.groups = std::move(groups);
   p.assigns = assigns;

@@ -9,8 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include <archfit/pools/spread.hpp>
 #include <archfit/run/run.hpp>
+#include <archfit/spread/model/distributor.hpp>
+#include <archfit/spread/model/profile.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
@@ -27,15 +28,15 @@ using run::Task;
 using Lines = std::vector<std::string>;
 using yaml::Value;
 
-pools::SpreadProfile ratio_profile(std::vector<std::pair<std::string, pools::Share>> groups,
-                                   std::string label = "") {
-  pools::SpreadProfile p;
+spread::SpreadProfile ratio_profile(std::vector<std::pair<std::string, spread::Share>> groups,
+                                    std::string label = "") {
+  spread::SpreadProfile p;
   p.name = "ratio";
-  p.realisation = pools::Realisation::TopologySpread;
+  p.realisation = spread::Realisation::TopologySpread;
   p.label = std::move(label);
   p.assigns = true;  // every workload
   for (auto& [pool, share] : groups) {
-    pools::ProfileGroup g;
+    spread::ProfileGroup g;
     g.pool = pool;
     g.share = share;
     p.groups.push_back(std::move(g));
@@ -243,7 +244,7 @@ TEST(TopologySpread, LawsOnGeneratedInputs) {
     // one maybe with the user's own requirement on the label.
     std::size_t count = 1 + rng() % 3;
     std::string pools;
-    std::vector<std::pair<std::string, pools::Share>> groups;
+    std::vector<std::pair<std::string, spread::Share>> groups;
     const std::string label = rng() % 2 ? "" : "example.com/spread";
     for (std::size_t i = 0; i < count; ++i) {
       std::string name = "p" + std::to_string(i);
