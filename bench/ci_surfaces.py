@@ -6,6 +6,10 @@ action      action.yml run as a GitHub runner would (tests/e2e/runner.py) with a
             written, and until the action ends (annotations, summary, outputs), against
             `archfit lint --format sarif --output F` run directly on the same paths.
             On the bundled examples and, when given, the manifest corpus.
+step        the action's Run step alone (scripts/action/run, every report: SARIF, JSON,
+            annotations, summary, from one run of archfit) over a generated stream of
+            4,000 workloads with its lock, against `archfit lint --format sarif` of the
+            same stream: what the step adds to one lint (goal: at most 1.1x).
 pre-commit  `pre-commit run archfit-fix --all-files` in a git repository of 200
             manifests that need fixing (the hook environment installed beforehand),
             against `archfit fix --offline --quiet` of the same 200 files. Every round
@@ -75,6 +79,41 @@ def bench_action(name, workspace, paths):
                 direct.append(direct_once(workspace, paths))
     print(f"action_{name}_sarif={min(sarif):.3f} action_{name}_total={min(total):.3f} "
           f"direct_{name}={min(direct):.3f} warmed_by_build={int(built)}")
+
+
+def step_once(workspace, stream):
+    """The Run step's script as the action runs it, lint mode; seconds."""
+    temp = tempfile.mkdtemp(prefix="ci-step-")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
+    env.update(ARCHFIT=ARCHFIT, ACTION_PATH=ROOT, LOCK_FOUND="true", RUNNER_TEMP=temp,
+               GITHUB_OUTPUT=os.path.join(temp, "output"), GITHUB_WORKSPACE=workspace,
+               GITHUB_STEP_SUMMARY=os.path.join(temp, "summary"), INPUT_PATHS=stream,
+               INPUT_FAIL_ON="never")
+    start = time.monotonic()
+    p = subprocess.run([os.path.join(ROOT, "scripts", "action", "run")], cwd=workspace, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.monotonic() - start
+    if p.returncode != 0 or not os.path.getsize(os.path.join(temp, "archfit", "archfit.sarif")):
+        raise SystemExit(f"ci_surfaces: the Run step exited {p.returncode} or wrote no SARIF")
+    shutil.rmtree(temp)
+    return seconds
+
+
+def bench_step():
+    workspace = tempfile.mkdtemp(prefix="ci-step-ws-")
+    subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_stream.py"), "--workloads", "4000",
+                    "--out", os.path.join(workspace, "stream.yaml"),
+                    "--lock", os.path.join(workspace, "archfit.lock")],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    step, direct = [], []
+    for i in range(REPEAT):
+        for side in (("step", "direct") if i % 2 == 0 else ("direct", "step")):
+            if side == "step":
+                step.append(step_once(workspace, "stream.yaml"))
+            else:
+                direct.append(direct_once(workspace, ["stream.yaml"]))
+    shutil.rmtree(workspace)
+    print(f"step_stream={min(step):.3f} direct_stream={min(direct):.3f}")
 
 
 def manifest(i):
@@ -155,6 +194,7 @@ def main():
                 taken += 1
         print(f"corpus_files={taken}")
         bench_action("corpus", corpus, ["corpus"])
+    bench_step()
     bench_pre_commit()
 
 

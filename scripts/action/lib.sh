@@ -17,13 +17,20 @@ command_data() {
   printf '%s' "$s"
 }
 
+# random_token PREFIX: PREFIX and 128 random bits in hex, in REPLY (bash's
+# SRANDOM reads the kernel's random source; no process is started).
+random_token() {
+  printf -v REPLY '%s%08x%08x%08x%08x' "$1" "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
+}
+
 # set_output NAME VALUE: appends NAME to $GITHUB_OUTPUT in the delimiter
 # form, with a random delimiter that does not occur in VALUE: a value with
 # line breaks of its own adds no output.
 set_output() {
   local name=$1 value=$2 delimiter
   while :; do
-    delimiter="archfit_$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+    random_token archfit_
+    delimiter=$REPLY
     [[ $value != *"$delimiter"* ]] && break
   done
   printf '%s<<%s\n%s\n%s\n' "$name" "$delimiter" "$value" "$delimiter" >>"$GITHUB_OUTPUT"
@@ -49,9 +56,11 @@ require_one_line() {
 # Where paths may lead: the workspace (else the working directory) and the
 # runner's temporary directory.
 path_roots() {
+  ((${#ROOTS[@]})) && return
   ROOTS=("$(realpath -m -- "${GITHUB_WORKSPACE:-$PWD}")")
   [[ -z ${RUNNER_TEMP:-} ]] || ROOTS+=("$(realpath -m -- "$RUNNER_TEMP")")
 }
+ROOTS=()
 
 # require_inside WHAT PATH: PATH, with every link in it followed, is inside a
 # root; WHAT names the input in the message.

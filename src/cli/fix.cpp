@@ -27,7 +27,7 @@ struct FixOptions {
   bool remove = false;
   bool quiet = false;
   bool verbose = false;
-  ReportFlags report{.format = "", .output = "", .category = "", .source_root = ""};  // --check
+  ReportFlags report;         // --check or --diff
   std::string changed_files;  // --changed-files FILE
 };
 
@@ -53,13 +53,12 @@ void write_leftover(std::ostream& out, const findings::Finding& f) {
   out << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
 }
 
-// fix --check --format F: lint's report of the same run (every finding), the
-// diff of what would change for formats that show it; exit 1 exactly when
-// something would change.
+// fix --check or --diff with reports: lint's report of the same run (every
+// finding) in each format asked for, with the diff of what would change in
+// the formats that show it; --diff also prints the patch on stdout. Exit 1
+// exactly when something would change.
 int check_with_report(const FixOptions& o, RunSetup& setup) {
-  ReportFlags flags = o.report;
-  if (flags.format.empty()) flags.format = "text";
-  ReportOutput report(flags, o.verbose ? findings::Severity::Info : findings::Severity::Warning);
+  ReportOutput report(o.report, o.verbose ? findings::Severity::Info : findings::Severity::Warning);
   run::RunOptions options = setup.run_options;
   options.report_everything = true;
   run::RunResult run =
@@ -69,15 +68,18 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
   print_resolved(std::cerr, setup.stats());
   write_changed_files(o, run);
   std::size_t changed = 0;
+  std::string patch;
   for (const run::FileResult& file : run.files) {
     if (!file.changed()) continue;
     ++changed;
-    if (report.format() == report::Format::Markdown) {
-      report.writer().add_diff(
-          unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name));
-    }
+    if (!o.diff && !report.shows_diffs()) continue;
+    std::string diff =
+        unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name);
+    report.add_diff(diff);
+    if (o.diff) patch += diff;
   }
   report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
+  if (o.diff) std::cout << patch;
   if (run.unresolved_failure) {
     std::cerr << kUnresolvedFailure << '\n';
     return kUnresolved;
@@ -87,9 +89,20 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
 
 int run_fix(const FixOptions& o) {
   if (o.check && o.diff) fail(ErrorKind::Usage, "--check and --diff cannot be used together");
-  bool reporting = !o.report.format.empty() || !o.report.output.empty();
-  if (reporting && !o.check) {
-    fail(ErrorKind::Usage, "--format and --output go with --check (a report of what fix would do)");
+  bool reporting = o.report.given();
+  if (reporting && !o.check && !o.diff) {
+    fail(ErrorKind::Usage,
+         "--format, --output and --report go with --check or --diff (a report of what fix "
+         "would do)");
+  }
+  if (reporting) {  // usage errors before any work
+    for (const ReportTarget& t : report_targets(o.report)) {
+      if (o.diff && t.path.empty()) {
+        fail(ErrorKind::Usage,
+             "with --diff the patch goes to stdout; give each report a file "
+             "(--report FORMAT=PATH)");
+      }
+    }
   }
   RunSetup setup =
       prepare_run(o.paths, o.common, SetupOptions{.config_per_file = true, .verbose = o.verbose});

@@ -27,13 +27,13 @@ struct LintOptions {
 int run_lint(const LintOptions& o) {
   std::optional<findings::Severity> threshold;
   if (o.fail_on != "never") threshold = findings::parse_severity(o.fail_on);
-  RunSetup setup =
-      prepare_run(o.paths, o.common, SetupOptions{.config_per_file = true, .verbose = o.verbose});
   // Infos (mutable tags, skipped images) are many; text shows them when asked.
   findings::Severity shown = o.verbose || threshold == findings::Severity::Info
                                  ? findings::Severity::Info
                                  : findings::Severity::Warning;
   ReportOutput report(o.report, shown);
+  RunSetup setup =
+      prepare_run(o.paths, o.common, SetupOptions{.config_per_file = true, .verbose = o.verbose});
   run::RunResult run = run::run_pipeline(setup.run_inputs(), setup.settings(), run::Task::Lint,
                                          report.sink(), setup.run_options);
   print_notices(std::cerr, run);

@@ -1,7 +1,13 @@
 #include "cli/report_output.hpp"
 
+#include <algorithm>
+#include <filesystem>
+#include <set>
+
 #include <archfit/base/atomic_write.hpp>
+#include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/text.hpp>
 
 namespace archfit::cli {
 
@@ -9,10 +15,15 @@ void add_report_flags(CLI::App* cmd, ReportFlags& flags) {
   std::string names;
   for (const std::string& n : report::format_names())
     names += (names.empty() ? "" : ", ") + n;
-  cmd->add_option("--format", flags.format, "Report format: " + names)
-      ->check(CLI::IsMember(report::format_names()))
-      ->capture_default_str();
+  cmd->add_option("--format", flags.format, "Report format: " + names + " (default: text)")
+      ->check(CLI::IsMember(report::format_names()));
   cmd->add_option("-o,--output", flags.output, "Write the report to FILE instead of stdout");
+  cmd->add_option("--report", flags.reports,
+                  "A report in FORMAT, to PATH or (without =PATH, or with =-) stdout; give it "
+                  "once per report to write several from one run, e.g. --report sarif=a.sarif "
+                  "--report github")
+      ->type_name("FORMAT[=PATH]")
+      ->allow_extra_args(false);
   cmd->add_option("--category", flags.category,
                   "SARIF: the run's category (automationDetails.id), one per analysis of the "
                   "same commit, e.g. the environment");
@@ -22,31 +33,121 @@ void add_report_flags(CLI::App* cmd, ReportFlags& flags) {
                   "postrender-filename annotation)");
 }
 
-ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown)
-    : flags_(flags), format_(report::parse_format(flags.format)) {
+namespace {
+
+ReportTarget parse_target(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  ReportTarget t;
+  try {
+    t.format = report::parse_format(name);
+  } catch (const Error& e) {
+    fail(ErrorKind::Usage, "--report " + archfit::quoted(text) + ": " + e.message());
+  }
+  if (eq != std::string::npos) t.path = text.substr(eq + 1);
+  if (t.path == "-") t.path.clear();
+  if (eq != std::string::npos && t.path.empty() && text.size() == eq + 1) {
+    fail(ErrorKind::Usage, "--report " + archfit::quoted(text) +
+                               ": no file after '='; give FORMAT=PATH, or FORMAT alone for stdout");
+  }
+  return t;
+}
+
+}  // namespace
+
+std::vector<ReportTarget> report_targets(const ReportFlags& flags) {
+  if (flags.reports.empty()) {
+    ReportTarget t;
+    if (!flags.format.empty()) t.format = report::parse_format(flags.format);
+    t.path = flags.output;
+    return {t};
+  }
+  if (!flags.format.empty() || !flags.output.empty()) {
+    fail(ErrorKind::Usage,
+         "--report cannot be combined with --format or -o; give each report as --report "
+         "FORMAT[=PATH]");
+  }
+  std::vector<ReportTarget> out;
+  std::set<std::string> files;
+  bool to_stdout = false;
+  for (const std::string& text : flags.reports) {
+    ReportTarget t = parse_target(text);
+    if (t.path.empty()) {
+      if (to_stdout) {
+        fail(ErrorKind::Usage, "--report " + archfit::quoted(text) +
+                                   ": another report already goes to stdout; give this one "
+                                   "a file, as FORMAT=PATH");
+      }
+      to_stdout = true;
+    } else if (!files.insert(std::filesystem::path(t.path).lexically_normal().string()).second) {
+      fail(ErrorKind::Usage, "--report " + archfit::quoted(text) +
+                                 ": another report already goes to " + archfit::quoted(t.path));
+    }
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
   report::WriterOptions options;
   options.shown = shown;
   options.category = flags.category;
   options.source_root = flags.source_root;
   options.tool_version = ARCHFIT_VERSION;
-  writer_ = report::make_writer(format_, spool_.out(), options);
+  for (ReportTarget& t : report_targets(flags)) {
+    auto r = std::make_unique<Report>();
+    r->target = std::move(t);
+    r->writer = report::make_writer(r->target.format, r->spool.out(), options);
+    reports_.push_back(std::move(r));
+  }
 }
+
+ReportOutput::~ReportOutput() = default;
 
 run::RunSink ReportOutput::sink() {
   run::RunSink sink;
-  sink.finding = [this](const findings::Finding& f) { writer_->add(f); };
-  if (format_ == report::Format::Junit) {
-    sink.workload = [this](const report::WorkloadSeen& w) { writer_->add_workload(w); };
+  if (reports_.size() == 1) {
+    report::Writer* only = reports_.front()->writer.get();
+    sink.finding = [only](const findings::Finding& f) { only->add(f); };
+  } else {
+    sink.finding = [this](const findings::Finding& f) {
+      for (const auto& r : reports_)
+        r->writer->add(f);
+    };
+  }
+  std::vector<report::Writer*> junit;
+  for (const auto& r : reports_) {
+    if (r->target.format == report::Format::Junit) junit.push_back(r->writer.get());
+  }
+  if (!junit.empty()) {
+    sink.workload = [junit](const report::WorkloadSeen& w) {
+      for (report::Writer* writer : junit)
+        writer->add_workload(w);
+    };
   }
   return sink;
 }
 
+bool ReportOutput::shows_diffs() const {
+  return std::any_of(reports_.begin(), reports_.end(),
+                     [](const auto& r) { return r->target.format == report::Format::Markdown; });
+}
+
+void ReportOutput::add_diff(std::string_view diff) {
+  for (const auto& r : reports_) {
+    if (r->target.format == report::Format::Markdown) r->writer->add_diff(diff);
+  }
+}
+
 void ReportOutput::write(const report::Summary& summary) {
-  writer_->finish(summary);
-  if (flags_.output.empty()) {
-    write_stdout(spool_.content());
-  } else {
-    write_atomically(flags_.output, spool_.content());
+  for (const auto& r : reports_)
+    r->writer->finish(summary);
+  // Files first: stdout is often a pipe that a reader closes early.
+  for (const auto& r : reports_) {
+    if (!r->target.path.empty()) write_atomically(r->target.path, r->spool.content());
+  }
+  for (const auto& r : reports_) {
+    if (r->target.path.empty()) write_stdout(r->spool.content());
   }
 }
 

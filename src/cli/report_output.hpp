@@ -1,6 +1,8 @@
-// Where lint (and fix --check) send their report: a format, stdout or a file
-// (-o), held in a spool until the run has succeeded, so that a failed run
-// prints no part of a report and a large one costs no memory.
+// Where lint (and fix --check / --diff) send their reports: one or more
+// formats, each to stdout or a file, every one written from the same run
+// (--report FORMAT[=PATH], repeatable; --format and -o are the one-report
+// spelling). Each is held in a spool until the run has succeeded, so that a
+// failed run prints no part of a report and a large one costs no memory.
 #pragma once
 
 #include <memory>
@@ -16,31 +18,52 @@
 namespace archfit::cli {
 
 struct ReportFlags {
-  std::string format = "text";
-  std::string output;       // "" = stdout
-  std::string category;     // sarif automationDetails.id
-  std::string source_root;  // where helm charts are, for rendered input
+  std::string format;                // "" = text, unless --report
+  std::string output;                // "" = stdout
+  std::vector<std::string> reports;  // --report FORMAT[=PATH]
+  std::string category;              // sarif automationDetails.id
+  std::string source_root;           // where helm charts are, for rendered input
+
+  // Any of --format, -o or --report was given.
+  bool given() const { return !format.empty() || !output.empty() || !reports.empty(); }
 };
 
-// --format, -o/--output and --category on a command.
+// --format, -o/--output, --report, --category and --source-root on a command.
 void add_report_flags(CLI::App* cmd, ReportFlags& flags);
+
+// One report: a format and where it goes ("" = stdout).
+struct ReportTarget {
+  report::Format format = report::Format::Text;
+  std::string path;
+};
+
+// The reports the flags ask for, text on stdout when none. Throws
+// Error(Usage) for a format archfit does not write, two reports to stdout or
+// to the same file, or --report beside --format/-o.
+std::vector<ReportTarget> report_targets(const ReportFlags& flags);
 
 class ReportOutput {
  public:
   ReportOutput(const ReportFlags& flags, findings::Severity shown);
+  ~ReportOutput();
 
-  report::Format format() const { return format_; }
-  // Findings and workloads of a run, into the report.
+  // Findings and workloads of a run, into every report.
   run::RunSink sink();
-  report::Writer& writer() { return *writer_; }
-  // Finishes the report and writes it: to stdout, or atomically to the file.
+  // What `fix --diff` would print, for the reports that show it (markdown).
+  bool shows_diffs() const;
+  void add_diff(std::string_view diff);
+
+  // Finishes the reports and writes them: to stdout, or atomically to their
+  // files.
   void write(const report::Summary& summary);
 
  private:
-  ReportFlags flags_;
-  report::Format format_;
-  Spool spool_;
-  std::unique_ptr<report::Writer> writer_;
+  struct Report {
+    ReportTarget target;
+    Spool spool;
+    std::unique_ptr<report::Writer> writer;
+  };
+  std::vector<std::unique_ptr<Report>> reports_;
 };
 
 }  // namespace archfit::cli

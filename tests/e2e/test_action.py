@@ -269,6 +269,50 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(again.outputs["changed-files"], "")
         self.assertEqual(again.status, "success")
 
+    def run_step(self, **inputs):
+        """The Run step's script alone, with ARCHFIT a wrapper that logs each call: (status,
+        calls, outputs, summary, stdout)."""
+        tmp = tempfile.mkdtemp(prefix="run-step-")
+        self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
+        log = os.path.join(tmp, "calls")
+        os.mkdir(os.path.join(tmp, "bin"))
+        wrapper = os.path.join(tmp, "bin", "archfit")
+        with open(wrapper, "w") as f:
+            f.write("#!/bin/sh\n"
+                    f"[ \"$1\" = version ] || printf '%s\\n' \"$1\" >> '{log}'\n"
+                    f"exec '{os.environ['ARCHFIT_BINARY']}' \"$@\"\n")
+        os.chmod(wrapper, 0o755)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
+        env.update(ARCHFIT=wrapper, ACTION_PATH=ROOT, LOCK_FOUND="true", RUNNER_TEMP=tmp,
+                   GITHUB_OUTPUT=os.path.join(tmp, "output"),
+                   GITHUB_STEP_SUMMARY=os.path.join(tmp, "summary"),
+                   GITHUB_WORKSPACE=self.workspace)
+        for k, v in inputs.items():
+            env["INPUT_" + k.upper().replace("-", "_")] = v
+        proc = subprocess.run([os.path.join(ROOT, "scripts", "action", "run")], cwd=self.workspace,
+                              env=env, capture_output=True, text=True)
+        calls = open(log).read().split() if os.path.exists(log) else []
+        outputs = open(env["GITHUB_OUTPUT"]).read() if os.path.exists(env["GITHUB_OUTPUT"]) else ""
+        summary = open(env["GITHUB_STEP_SUMMARY"]).read() if os.path.exists(env["GITHUB_STEP_SUMMARY"]) else ""
+        return proc.returncode, calls, outputs, summary, proc.stdout
+
+    def test_every_report_comes_from_one_run_of_archfit(self):
+        # lint and check: one call writes SARIF, JSON, the annotations and the summary.
+        for mode, command in (("lint", "lint"), ("check", "fix")):
+            status, calls, outputs, summary, stdout = self.run_step(mode=mode, paths="team-a\nteam-b")
+            self.assertEqual(calls, [command], f"{mode}: {stdout}")
+            self.assertEqual(status, 1, stdout)
+            self.assertIn("## archfit: 2 errors", summary)
+            self.assertEqual(sum(1 for l in stdout.splitlines() if l.startswith("::error ")), 2, stdout)
+            self.assertIn("errors<<", outputs)
+        # fix: one run for the patch and the reports, one to write, one to report what is left.
+        status, calls, _, _, stdout = self.run_step(mode="fix", paths="team-a\nteam-b")
+        self.assertEqual((status, calls), (0, ["fix", "fix", "fix"]), stdout)
+        # Nothing left to change: the first run's reports are the reports.
+        status, calls, _, summary, stdout = self.run_step(mode="fix", paths="team-a\nteam-b")
+        self.assertEqual((status, calls), (0, ["fix"]), stdout)
+        self.assertIn("## archfit:", summary)
+
     def test_working_directory_and_hostile_paths(self):
         os.makedirs(os.path.join(self.workspace, "sub"))
         shutil.move(os.path.join(self.workspace, "team-a"), os.path.join(self.workspace, "sub", "team-a"))

@@ -1,0 +1,134 @@
+// --report FORMAT[=PATH]: every report of one run, each the same as the one
+// report --format gives, in any mix of files and stdout; usage errors before
+// any work, and no report at all from a run that fails.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include <archfit/report/report.hpp>
+
+#include "support/corpus.hpp"
+#include "support/process.hpp"
+#include "support/project.hpp"
+
+namespace archfit {
+namespace {
+
+using testing::needs_fix;
+using testing::needs_toleration;
+using testing::ProcessResult;
+using testing::Project;
+
+// Two files whose lint has errors, warnings and infos.
+void write_mixed(Project& p) {
+  p.write("a.yaml", needs_fix("a1") + "---\n" + needs_toleration("a2"));
+  p.write("b.yaml", needs_toleration("b1"));
+}
+
+// `command` with --format F gives, for each F, what --report F=PATH wrote
+// in one run with every other format (and the last one on stdout).
+void expect_reports_match_single_runs(const std::vector<std::string>& command) {
+  Project p;
+  write_mixed(p);
+  const std::vector<std::string>& formats = report::format_names();
+  std::vector<std::string> args = command;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    args.push_back(i + 1 == formats.size() ? "--report=" + formats[i]
+                                           : "--report=" + formats[i] + "=out/" + formats[i]);
+  }
+  args.insert(args.end(), {"--", "a.yaml", "b.yaml"});
+  std::filesystem::create_directory(p / "out");
+  ProcessResult all = p.run(args);
+  ASSERT_EQ(all.exit_code, 1) << all.err;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    std::vector<std::string> one = command;
+    one.insert(one.end(), {"--format", formats[i], "--", "a.yaml", "b.yaml"});
+    ProcessResult single = p.run(one);
+    EXPECT_EQ(single.exit_code, all.exit_code) << formats[i];
+    const std::string got =
+        i + 1 == formats.size() ? all.out : testing::read(p / "out" / formats[i]);
+    EXPECT_EQ(got, single.out) << formats[i];
+  }
+}
+
+TEST(ReportFlag, LintWritesEveryFormatFromOneRunAsEachAlone) {
+  expect_reports_match_single_runs({"lint", "--fail-on", "warning"});
+}
+
+TEST(ReportFlag, FixCheckWritesEveryFormatFromOneRunAsEachAlone) {
+  expect_reports_match_single_runs({"fix", "--check"});
+}
+
+// fix --diff prints the patch, and the reports are those of fix --check.
+TEST(ReportFlag, FixDiffPrintsThePatchAndWritesTheReports) {
+  Project p;
+  write_mixed(p);
+  ProcessResult both = p.run({"fix", "--diff", "--report", "markdown=r.md", "--report",
+                              "json=r.json", "--", "a.yaml", "b.yaml"});
+  ProcessResult diff = p.run({"fix", "--diff", "--", "a.yaml", "b.yaml"});
+  ProcessResult md = p.run({"fix", "--check", "--format", "markdown", "--", "a.yaml", "b.yaml"});
+  ASSERT_EQ(both.exit_code, 1) << both.err;
+  EXPECT_EQ(both.out, diff.out);
+  EXPECT_NE(diff.out.find("+++ b/a.yaml"), std::string::npos) << diff.out;
+  EXPECT_EQ(testing::read(p / "r.md"), md.out);
+  EXPECT_NE(md.out.find("<details>"), std::string::npos) << md.out;
+}
+
+struct Refused {
+  std::vector<std::string> args;
+  std::string message;
+};
+
+// Usage errors come before any input is read (the input here does not
+// exist) and leave no file behind.
+TEST(ReportFlag, WhatCannotBeWrittenIsAUsageErrorBeforeAnyWork) {
+  const std::vector<Refused> cases = {
+      {{"lint", "--report", "json", "--report", "sarif"}, "another report already goes to stdout"},
+      {{"lint", "--report", "json=x", "--report", "sarif=./x"}, "already goes to \"./x\""},
+      {{"lint", "--report", "yaml=x"}, "unknown format \"yaml\""},
+      {{"lint", "--report=--format=json"}, "unknown format \"--format\""},
+      {{"lint", "--report", "json="}, "no file after '='"},
+      {{"lint", "--report", "json=x", "--format", "sarif"}, "cannot be combined with --format"},
+      {{"fix", "--diff", "--report", "json"}, "the patch goes to stdout"},
+      {{"fix", "--report", "json=x"}, "go with --check or --diff"},
+  };
+  for (const Refused& c : cases) {
+    Project p;
+    std::vector<std::string> args = c.args;
+    args.insert(args.end(), {"--", "missing.yaml"});
+    ProcessResult r = p.run(args);
+    EXPECT_EQ(r.exit_code, 2) << c.args[2];
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("missing.yaml"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(p / "x")) << c.args[2];
+  }
+}
+
+// A path is everything after the first '=', whatever it holds: a name that
+// starts like an option or holds '=' is a file.
+TEST(ReportFlag, APathIsTakenAsItIs) {
+  Project p;
+  write_mixed(p);
+  ProcessResult r = p.run({"lint", "--fail-on", "never", "--report", "json=-o=x", "--report",
+                           "text=--help", "--", "a.yaml"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(testing::read(p / "-o=x").find("\"summary\""), std::string::npos);
+  EXPECT_NE(testing::read(p / "--help").find("a.yaml:"), std::string::npos);
+}
+
+// A run that fails writes no report: not a part of one, not an empty one.
+TEST(ReportFlag, ARunThatFailsWritesNoReport) {
+  Project p;
+  write_mixed(p);
+  ProcessResult r = p.run({"lint", "--report", "json=r.json", "--report", "sarif=r.sarif", "--",
+                           "a.yaml", "nothing-here.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(p / "r.json"));
+  EXPECT_FALSE(std::filesystem::exists(p / "r.sarif"));
+}
+
+}  // namespace
+}  // namespace archfit
