@@ -2,18 +2,45 @@
 // the report's stream, and the member shapes they write over and over.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <ostream>
 #include <string_view>
 
-#include <rapidjson/ostreamwrapper.h>
 #include <rapidjson/writer.h>
 
 namespace archfit::report::detail {
 
+// RapidJSON's output stream over a std::ostream, a buffer at a time
+// (rapidjson::OStreamWrapper calls ostream::put for every character, which
+// costs more than the rest of writing a large report). Write nothing to the
+// ostream itself while this holds characters: Flush() first.
+class BufferedStream {
+ public:
+  using Ch = char;
+
+  explicit BufferedStream(std::ostream& out) : out_(out) {}
+  BufferedStream(const BufferedStream&) = delete;
+  BufferedStream& operator=(const BufferedStream&) = delete;
+
+  void Put(char c) {
+    if (used_ == sizeof buffer_) Flush();
+    buffer_[used_++] = c;
+  }
+  void Flush() {
+    out_.write(buffer_, static_cast<std::streamsize>(used_));
+    used_ = 0;
+  }
+
+ private:
+  std::ostream& out_;
+  std::size_t used_ = 0;
+  char buffer_[16384];
+};
+
 class JsonOut {
  public:
-  using Writer = rapidjson::Writer<rapidjson::OStreamWrapper>;
+  using Writer = rapidjson::Writer<BufferedStream>;
 
   explicit JsonOut(std::ostream& out) : stream_(out), writer_(stream_) {}
   JsonOut(const JsonOut&) = delete;
@@ -41,7 +68,7 @@ class JsonOut {
   }
 
  private:
-  rapidjson::OStreamWrapper stream_;
+  BufferedStream stream_;
   Writer writer_;
 };
 
