@@ -35,8 +35,10 @@ void add_common_flags(CLI::App* app, CommonFlags& flags) {
                   "Platforms the cluster runs, comma-separated (default: clusterPlatforms, "
                   "linux/amd64,linux/arm64)")
       ->type_name("LIST");
-  app->add_option("--concurrency", flags.concurrency,
-                  "Registry requests in flight, 1 to 256 (default: resolve.concurrency, 16)")
+  app->add_option(
+         "--concurrency", flags.concurrency,
+         "Requests in flight to one registry over HTTP/1.1, 1 to 256; over HTTP/2 eight times "
+         "as many, at most 100 (default: resolve.concurrency, 16)")
       ->type_name("N");
   app->add_option("--timeout", flags.timeout,
                   "Time limit of one registry request, e.g. 30s, 2m (default: resolve.timeout)")

@@ -1,5 +1,6 @@
 #include "cli/network.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 namespace archfit::cli {
@@ -16,6 +17,8 @@ registry::Client& Network::client() {
   options.mirrors = settings_.mirrors;
   options.ca_file = settings_.ca_file;
   options.timeout = settings_.timeout;
+  options.concurrency = static_cast<std::size_t>(std::max(1, settings_.concurrency));
+  options.multiplexed_concurrency = registry::multiplexed_concurrency(options.concurrency);
   if (verbose_) {
     options.log = [](const std::string& line) {
       static std::mutex mutex;

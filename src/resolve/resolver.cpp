@@ -178,8 +178,11 @@ void Resolver::resolve_all(const std::vector<Want>& wants, const ProgressOptions
         line.step();
       }
     };
+    // As many images at once as a registry that speaks HTTP/2 takes requests;
+    // the client holds back what a host over HTTP/1.1 does not take.
     std::size_t threads = std::min<std::size_t>(
-        remote.size(), static_cast<std::size_t>(std::max(1, settings_.concurrency)));
+        remote.size(), registry::multiplexed_concurrency(
+                           static_cast<std::size_t>(std::max(1, settings_.concurrency))));
     std::vector<std::thread> pool;
     for (std::size_t t = 1; t < threads; ++t)
       pool.emplace_back(work);

@@ -41,7 +41,10 @@ Destination Session::origin(const Endpoint& ep) {
 }
 
 Session::Session(Transport& transport, const ClientOptions& options, ClientStats& stats)
-    : transport_(transport), options_(options), stats_(stats) {}
+    : transport_(transport),
+      options_(options),
+      stats_(stats),
+      gates_(options.concurrency, options.multiplexed_concurrency) {}
 
 Endpoint& Session::endpoint(const std::string& registry, const std::string& host) {
   std::lock_guard<std::mutex> hold(mutex_);
@@ -90,7 +93,11 @@ HttpResponse Session::perform(HttpRequest request, const std::string& host, cons
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - now);
     request.timeout = std::min(options_.timeout, left);
     request.connect_timeout = std::min(request.timeout, std::chrono::milliseconds(10000));
-    response = transport_.perform(request);
+    {
+      HostGates::Slot slot = gates_.enter(host);
+      response = transport_.perform(request);
+    }
+    if (response.multiplexed) gates_.widen(host);
     auto took = options_.clock() - now;
     ++stats_.requests;
     if (request.method == "HEAD") ++stats_.heads;

@@ -16,6 +16,7 @@
 #include <archfit/registry/protocol/client.hpp>
 #include <archfit/registry/protocol/error.hpp>
 
+#include "registry/protocol/gates.hpp"
 #include "registry/transport/destinations.hpp"
 
 namespace archfit::registry {
@@ -94,6 +95,7 @@ class Session {
   std::mutex mutex_;  // guards the maps (not their values)
   std::map<std::string, std::unique_ptr<Endpoint>> endpoints_;
   std::map<std::string, std::unique_ptr<TokenSlot>> tokens_;
+  HostGates gates_;
 };
 
 }  // namespace archfit::registry

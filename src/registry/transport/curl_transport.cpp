@@ -235,6 +235,9 @@ void finish(Exchange& ex, CURLcode code) {
   long status = 0;
   curl.easy_getinfo(ex.easy, CURLINFO_RESPONSE_CODE, &status);
   ex.response.status = status;
+  long version = 0;
+  curl.easy_getinfo(ex.easy, CURLINFO_HTTP_VERSION, &version);
+  ex.response.multiplexed = version >= CURL_HTTP_VERSION_2_0;
   ex.response.failure = classify(code, ex);
   if (ex.response.failure == Failure::Refused) {
     ex.response.failure_message = ex.refused;

@@ -27,8 +27,10 @@
 // error bodies 64 KiB). Mirrors of a registry are tried before it.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -60,7 +62,17 @@ struct ClientOptions {
   Sleeper sleep = real_sleeper();
   SteadyClock clock = [] { return std::chrono::steady_clock::now(); };
   Logger log;  // nullptr = silent
+  // Requests in flight to one host: over HTTP/1.1, each a connection of its
+  // own; over HTTP/2, streams sharing one (docs/registry.md, "Connections").
+  std::size_t concurrency = 16;
+  std::size_t multiplexed_concurrency = 100;
 };
+
+// The requests in flight to a host over HTTP/2 for resolve.concurrency `n`:
+// 8n, at most the 100 streams libcurl puts on one connection.
+constexpr std::size_t multiplexed_concurrency(std::size_t n) {
+  return std::min<std::size_t>(8 * n, 100);
+}
 
 struct ClientStats {
   std::atomic<std::uint64_t> requests{0};

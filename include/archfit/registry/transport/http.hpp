@@ -52,6 +52,8 @@ struct HttpResponse {
   std::string body;
   Failure failure = Failure::None;
   std::string failure_message;  // libcurl's words, for messages; no credentials in it
+  // It came over HTTP/2 (or later): the host's requests can share a connection.
+  bool multiplexed = false;
 
   bool ok() const { return failure == Failure::None; }
   // The first header of that (lowercase) name.

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Cold resolution over HTTP/2 against HTTP/1.1, on a network's round trip.
+
+Setup, not timed: docker-registry serving TLS (it speaks h2 through ALPN)
+and, beside it, one serving plain http (HTTP/1.1 only), both holding the same
+300 single-platform images (half OCI, half Docker v2s2; each needs its
+manifest and then its config, two round trips one after the other); a TCP
+relay in front of each that delivers every chunk 25 ms late each way
+(bench/tcp_delay.py: a 50 ms round trip that TLS and HTTP/2 pass through).
+
+Timed, in one run, --repeat rounds (fresh cache each round), best time:
+  h2     `archfit lock` of 300 Deployments using the TLS registry's images
+  h1     the same over the plain-http registry
+  h1-before  (with --before ARCHFIT) the same h1 run with another build of
+         archfit, e.g. the one before a change: the HTTP/1.1 path must not
+         be slower
+
+The floor of the h2 run is what a client that sent every image's requests at
+once could not beat: the connection's handshakes (TCP, TLS 1.3: two round
+trips) and the round trips one image needs one after another (requests per
+image), one round trip each. Targets: h2 under 1 s on at most 4 connections;
+h1-before / h1 >= 1 / 1.1 (no slower, within noise).
+
+Prints a report, then one line of key=value fields for bench/run. Exit 0 all
+targets met, 1 a target missed, 2 could not run.
+"""
+
+import argparse
+import concurrent.futures
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
+
+from resolve_registry import DEPLOYMENT, check_lock  # noqa: E402
+from tcp_delay import TcpDelay  # noqa: E402
+from lib import harness, oci  # noqa: E402
+from lib.registry import Registry  # noqa: E402
+
+KINDS = [("linux/arm64", None, ["linux/arm64"]), ("linux/amd64", "v2s2", ["linux/amd64"])]
+
+
+def log(msg):
+    print(f"resolve_h2: {msg}", file=sys.stderr, flush=True)
+
+
+def push(registries, count, jobs, work):
+    """The same `count` single-platform images into every registry: [(repo:tag, digest, platforms)]."""
+    store, tags, plan = oci.Store(), {}, []
+    for i in range(count):
+        platform, fmt, expected = KINDS[i % len(KINDS)]
+        tags[f"img{i}"] = store.image(platform, label=i, in_index=False)
+        plan.append((f"img{i}", f"h2/app{i // 5:03d}:v{i % 5}", fmt, expected))
+    layout = os.path.join(work, "layout")
+    store.write_layout(layout, tags)
+    by_repo = {}
+    for i, (tag, ref, fmt, _) in enumerate(plan):
+        by_repo.setdefault(ref.split(":")[0], []).append((i, tag, ref, fmt))
+    digests = {}
+
+    def push_repo(registry, items):
+        for i, tag, ref, fmt in items:
+            digests[(registry.host, i)] = registry.push(layout, tag, ref, fmt)
+
+    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+        list(pool.map(lambda job: push_repo(*job),
+                      [(r, items) for r in registries for items in by_repo.values()]))
+    first = registries[0].host
+    if any(digests[(r.host, i)] != digests[(first, i)] for r in registries for i in range(count)):
+        raise RuntimeError("the registries gave the same image different digests")
+    return [(ref, digests[(first, i)], expected) for i, (_, ref, _, expected) in enumerate(plan)]
+
+
+def lock_once(archfit, relay, images, work, env, name):
+    """`archfit lock` through the relay, cold; (seconds, connections, requests)."""
+    stream = os.path.join(work, f"{name}.yaml")
+    with open(stream, "w") as f:
+        for n, (ref, _, _) in enumerate(images):
+            f.write(DEPLOYMENT.format(n=n, image=f"{relay.host}/{ref}"))
+    config = os.path.join(work, f"{name}.archfit.yaml")
+    with open(config, "w") as f:
+        f.write("apiVersion: archfit.io/v1alpha1\nkind: ArchFit\n")
+        if name.startswith("h1"):
+            f.write(f"resolve:\n  insecureRegistries: [\"{relay.host}\"]\n")
+    cache = os.path.join(work, f"cache-{name}")
+    lock = os.path.join(work, f"{name}.lock")
+    shutil.rmtree(cache, ignore_errors=True)
+    relay.reset()
+    start = time.monotonic()
+    proc = subprocess.run([archfit, "lock", "-v", "--config", config, "--lock", lock,
+                           "--cache-dir", cache, "--", stream],
+                          capture_output=True, text=True, env=env, timeout=600)
+    seconds = time.monotonic() - start
+    if proc.returncode != 0:
+        raise RuntimeError(f"{name}: archfit lock exited {proc.returncode}: {proc.stderr[-2000:]}")
+    wrong = check_lock(lock, [(f"{relay.host}/{r}", d, p) for r, d, p in images])
+    if wrong:
+        raise RuntimeError(f"{name}: the lock file is wrong for {len(wrong)} images, e.g. {wrong[0]}")
+    found = re.search(r"(\d+) requests \(", proc.stderr)
+    return seconds, relay.reset(), int(found.group(1)) if found else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--archfit", default=os.path.join(ROOT, "build", "archfit"))
+    ap.add_argument("--before", help="another archfit, timed on the HTTP/1.1 path beside it")
+    ap.add_argument("--images", type=int, default=300)
+    ap.add_argument("--rtt-ms", type=float, default=50.0)
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=4, help="parallel skopeo copies in setup")
+    args = ap.parse_args()
+    try:
+        harness.require_tool("skopeo")
+        harness.require_tool("docker-registry")
+        for exe in filter(None, (args.archfit, args.before)):
+            if not os.access(exe, os.X_OK):
+                raise harness.MissingTool(f"{exe} does not exist (build archfit first)")
+    except harness.MissingTool as e:
+        log(str(e))
+        return 2
+    work = harness.temp_dir("bench-resolve-h2")
+    rtt = args.rtt_ms / 1000.0
+    setup_start = time.monotonic()
+    with Registry(tls=True) as tls, Registry() as plain, \
+            TcpDelay("127.0.0.1", tls.port, rtt) as h2_relay, \
+            TcpDelay("127.0.0.1", plain.port, rtt) as h1_relay:
+        try:
+            images = push([tls, plain], args.images, args.jobs, work)
+        except RuntimeError as e:
+            log(f"error: setup failed: {e}")
+            return 2
+        setup = time.monotonic() - setup_start
+        log(f"setup: {len(images)} images pushed twice in {setup:.1f} s (not timed)")
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("ARCHFIT_", "DOCKER_", "SSL_CERT"))}
+        env.update(HOME=work, SSL_CERT_FILE=tls.ca_file)
+        runs = [("h2", args.archfit, h2_relay), ("h1", args.archfit, h1_relay)]
+        if args.before:
+            runs.append(("h1-before", args.before, h1_relay))
+        best = {name: (math.inf, 0, 0) for name, _, _ in runs}
+        try:
+            for i in range(args.repeat):
+                for name, exe, relay in runs if i % 2 == 0 else reversed(runs):
+                    log(f"round {i + 1}: {name}")
+                    got = lock_once(exe, relay, images, work, env, name)
+                    if got[0] < best[name][0]:
+                        best[name] = got
+        except (RuntimeError, subprocess.TimeoutExpired) as e:
+            log(f"error: {e}")
+            return 2
+    return report(args, len(images), best)
+
+
+def report(args, n, best):
+    h2_seconds, h2_connections, h2_requests = best["h2"]
+    per_image = h2_requests / n if h2_requests else 2
+    floor = (2 + math.ceil(per_image)) * args.rtt_ms / 1000.0
+    checks = [
+        ("h2 under 1 s", f"{h2_seconds:.3f} s", h2_seconds < 1.0),
+        ("h2 on at most 4 connections", str(h2_connections), 0 < h2_connections <= 4),
+    ]
+    h1_ratio = None
+    if "h1-before" in best:
+        h1_ratio = best["h1"][0] / best["h1-before"][0]
+        checks.append(("h1 / h1-before <= 1.1", f"{h1_ratio:.2f}", h1_ratio <= 1.1))
+    print(f"\ncold resolution of {n} single-platform images, {args.rtt_ms:g} ms round trip")
+    print(f"  {'run':<10} {'seconds':>8} {'connections':>12} {'requests':>9}")
+    for name, (seconds, connections, requests) in best.items():
+        print(f"  {name:<10} {seconds:8.3f} {connections:12d} {requests:9d}")
+    print(f"  h2 floor: (2 handshake + {math.ceil(per_image)} request) round trips x "
+          f"{args.rtt_ms:g} ms = {floor:.3f} s; h2 / floor = {h2_seconds / floor:.2f}")
+    for name, value, ok in checks:
+        print(f"  {'PASS' if ok else 'FAIL'}  {name}: {value}")
+    fields = (f"h2_seconds={h2_seconds:.4f} h2_connections={h2_connections} "
+              f"h2_requests={h2_requests} floor_seconds={floor:.4f} "
+              f"h1_seconds={best['h1'][0]:.4f} h1_connections={best['h1'][1]} images={n}")
+    if h1_ratio is not None:
+        fields += f" h1_before_seconds={best['h1-before'][0]:.4f} h1_ratio={h1_ratio:.3f}"
+    ok = all(ok for _, _, ok in checks)
+    print(f"{fields} result={'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
