@@ -60,8 +60,11 @@ def make_ca(directory, hosts=("127.0.0.1", "localhost")):
 
 
 class Registry:
-    def __init__(self, tls=False, users=None):
+    def __init__(self, tls=False, users=None, cache=False):
         self.tls = tls
+        # cache=True: blob descriptors cached in memory, as registries in
+        # production run (benchmarks); off where tests delete blobs.
+        self.cache = cache
         self.users = dict(users or {})
         self.dir = harness.temp_dir("registry")
         self.port = None
@@ -136,8 +139,11 @@ class Registry:
                                           capture_output=True, text=True).stdout.strip()
                     f.write(line + "\n")
             auth = f"auth:\n  htpasswd:\n    realm: archfit-test\n    path: {htpasswd}\n"
-        return _CONFIG.format(root=os.path.join(self.dir, "data"), addr=self.host, tls=tls,
+        text = _CONFIG.format(root=os.path.join(self.dir, "data"), addr=self.host, tls=tls,
                               auth=auth)
+        if self.cache:
+            text = text.replace("  delete:\n", "  cache:\n    blobdescriptor: inmemory\n  delete:\n", 1)
+        return text
 
     def _wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
