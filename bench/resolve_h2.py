@@ -30,7 +30,6 @@ targets met, 1 a target missed, 2 could not run.
 """
 
 import argparse
-import concurrent.futures
 import math
 import os
 import re
@@ -43,43 +42,17 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 
-from resolve_registry import DEPLOYMENT, check_lock  # noqa: E402
+from resolve_registry import DEPLOYMENT, check_lock, push_images  # noqa: E402
 from tcp_delay import TcpDelay  # noqa: E402
-from lib import harness, oci  # noqa: E402
+from lib import harness  # noqa: E402
 from lib.registry import Registry  # noqa: E402
 
-KINDS = [("linux/arm64", None, ["linux/arm64"]), ("linux/amd64", "v2s2", ["linux/amd64"])]
+# Single-platform only: each costs its manifest and then its config.
+KINDS = [(["linux/arm64"], None, ["linux/arm64"]), (["linux/amd64"], "v2s2", ["linux/amd64"])]
 
 
 def log(msg):
     print(f"resolve_h2: {msg}", file=sys.stderr, flush=True)
-
-
-def push(registries, count, jobs, work):
-    """The same `count` single-platform images into every registry: [(repo:tag, digest, platforms)]."""
-    store, tags, plan = oci.Store(), {}, []
-    for i in range(count):
-        platform, fmt, expected = KINDS[i % len(KINDS)]
-        tags[f"img{i}"] = store.image(platform, label=i, in_index=False)
-        plan.append((f"img{i}", f"h2/app{i // 5:03d}:v{i % 5}", fmt, expected))
-    layout = os.path.join(work, "layout")
-    store.write_layout(layout, tags)
-    by_repo = {}
-    for i, (tag, ref, fmt, _) in enumerate(plan):
-        by_repo.setdefault(ref.split(":")[0], []).append((i, tag, ref, fmt))
-    digests = {}
-
-    def push_repo(registry, items):
-        for i, tag, ref, fmt in items:
-            digests[(registry.host, i)] = registry.push(layout, tag, ref, fmt)
-
-    with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(lambda job: push_repo(*job),
-                      [(r, items) for r in registries for items in by_repo.values()]))
-    first = registries[0].host
-    if any(digests[(r.host, i)] != digests[(first, i)] for r in registries for i in range(count)):
-        raise RuntimeError("the registries gave the same image different digests")
-    return [(ref, digests[(first, i)], expected) for i, (_, ref, _, expected) in enumerate(plan)]
 
 
 def lock_once(archfit, relay, host, images, work, env, name):
@@ -137,7 +110,7 @@ def main():
             TcpDelay("127.0.0.1", tls.port, rtt) as h2_relay, \
             TcpDelay("127.0.0.1", plain.port, rtt) as h1_relay:
         try:
-            images = push([tls, plain], args.images, args.jobs, work)
+            images = push_images([tls, plain], args.images, args.jobs, work, KINDS, "h2")
         except RuntimeError as e:
             log(f"error: setup failed: {e}")
             return 2

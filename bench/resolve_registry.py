@@ -75,18 +75,21 @@ def log(msg):
     print(f"resolve_registry: {msg}", file=sys.stderr, flush=True)
 
 
-def push_images(registry, count, jobs, work):
-    """Builds and pushes `count` distinct images; returns [(repo:tag, digest, platforms)]."""
+def push_images(registries, count, jobs, work, kinds=KINDS, prefix="bench"):
+    """Builds `count` distinct images of `kinds` in turn and pushes each into every
+    registry (a Registry or a list); returns [(repo:tag, digest, platforms)]."""
+    if not isinstance(registries, (list, tuple)):
+        registries = [registries]
     store, tags, plan = oci.Store(), {}, []
     for i in range(count):
-        platforms, fmt, expected = KINDS[i % len(KINDS)]
+        platforms, fmt, expected = kinds[i % len(kinds)]
         if len(platforms) > 1:
             desc = store.index([store.image(p, label=i) for p in platforms])
         else:
             desc = store.image(platforms[0], label=i, in_index=False)
         tag = f"img{i}"
         tags[tag] = desc
-        plan.append((tag, f"bench/app{i // 5:03d}:v{i % 5}", fmt, expected))
+        plan.append((tag, f"{prefix}/app{i // 5:03d}:v{i % 5}", fmt, expected))
     layout = os.path.join(work, "layout")
     store.write_layout(layout, tags)
     # Parallel across repositories, in turn within one: docker-registry 2.8's
@@ -95,15 +98,19 @@ def push_images(registry, count, jobs, work):
     by_repo = {}
     for i, (tag, ref, fmt, _) in enumerate(plan):
         by_repo.setdefault(ref.split(":")[0], []).append((i, tag, ref, fmt))
-    digests = [None] * len(plan)
+    digests = {}
 
-    def push_repo(items):
+    def push_repo(job):
+        registry, items = job
         for i, tag, ref, fmt in items:
-            digests[i] = registry.push(layout, tag, ref, fmt)
+            digests[(registry.host, i)] = registry.push(layout, tag, ref, fmt)
 
     with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
-        list(pool.map(push_repo, by_repo.values()))
-    return [(ref, digest, expected) for (_, ref, _, expected), digest in zip(plan, digests)]
+        list(pool.map(push_repo, [(r, items) for r in registries for items in by_repo.values()]))
+    first = registries[0].host
+    if any(digests[(r.host, i)] != digests[(first, i)] for r in registries for i in range(count)):
+        raise RuntimeError("the registries gave the same image different digests")
+    return [(ref, digests[(first, i)], expected) for i, (_, ref, _, expected) in enumerate(plan)]
 
 
 def timed(args, env=None):
