@@ -354,6 +354,11 @@ class ActionTest(unittest.TestCase):
         unresolved = [f for f in report["findings"] if f["rule"] == "unresolved-image"]
         self.assertEqual(len(unresolved), 1)
         self.assertIn("archfit lock", unresolved[0]["message"])
+        # Exit 3 still writes every report, and the outputs count from it.
+        self.assertEqual(result.outputs["exit-code"], "3")
+        self.assertEqual(result.outputs["errors"], str(report["summary"]["errors"]))
+        self.assertEqual(result.outputs["warnings"], str(report["summary"]["warnings"]))
+        self.assertGreater(report["summary"]["errors"] + report["summary"]["warnings"], 0)
 
     # -- inputs are data (docs/security.md) ------------------------------------------------------------
 
