@@ -1,8 +1,9 @@
 #include <algorithm>
-#include <array>
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include <archfit/base/error.hpp>
@@ -70,16 +71,22 @@ bool same_limits(const Limits& a, const Limits& b) {
 // whose images run on the same platforms gets the same affinity block and the
 // same annotations. A piece's tree depends on nothing but its text (its lines
 // are counted from 0 here and moved where it lands), so each thread keeps the
-// trees of the last few distinct pieces it parsed.
+// trees of the distinct pieces it parsed, by text: a stream of thousands of
+// workloads has a few hundred distinct pieces, in no order a short ring of
+// recent ones would catch. The store is emptied when it holds kMaxBytes of
+// text, so it stays small whatever the input.
 class PieceTrees {
  public:
   // The tree of `lines` parsed alone from line 0 (it keeps its own copy of
   // them); nullptr when they do not parse.
   std::shared_ptr<const Tree> parsed(std::string_view lines, const Limits& limits) {
-    for (const Entry& e : entries_) {
-      if (e.piece && e.piece->text == lines && same_limits(e.limits, limits)) {
-        return std::shared_ptr<const Tree>(e.piece, &e.piece->tree);
-      }
+    if (!same_limits(limits_, limits)) {
+      pieces_.clear();
+      bytes_ = 0;
+      limits_ = limits;
+    }
+    if (auto it = pieces_.find(lines); it != pieces_.end()) {
+      return std::shared_ptr<const Tree>(it->second, &it->second->tree);
     }
     auto piece = std::make_shared<Parsed>();
     piece->text.assign(lines);
@@ -88,22 +95,30 @@ class PieceTrees {
     } catch (const Error&) {
       return nullptr;
     }
-    entries_[next_] = Entry{limits, piece};
-    next_ = (next_ + 1) % entries_.size();
+    if (bytes_ + lines.size() > kMaxBytes) {
+      pieces_.clear();
+      bytes_ = 0;
+    }
+    bytes_ += lines.size();
+    pieces_.emplace(piece->text, piece);
     return std::shared_ptr<const Tree>(piece, &piece->tree);
   }
 
  private:
+  static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
   struct Parsed {
     std::string text;
     Tree tree;
   };
-  struct Entry {
-    Limits limits;
-    std::shared_ptr<const Parsed> piece;
+  struct Hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
-  std::array<Entry, 16> entries_;
-  std::size_t next_ = 0;
+  // Keys view the text each Parsed owns.
+  std::unordered_map<std::string_view, std::shared_ptr<const Parsed>, Hash, std::equal_to<>>
+      pieces_;
+  std::size_t bytes_ = 0;
+  Limits limits_;
 };
 
 thread_local PieceTrees piece_trees;
