@@ -23,6 +23,20 @@ random_token() {
   printf -v REPLY '%s%08x%08x%08x%08x' "$1" "$SRANDOM" "$SRANDOM" "$SRANDOM" "$SRANDOM"
 }
 
+# parent PATH: the directory PATH names its entry in, in REPLY, as dirname
+# prints it (no process is started).
+parent() {
+  local p=$1
+  while [[ $p == */ && $p != / ]]; do p=${p%/}; done
+  if [[ $p == */* ]]; then
+    p=${p%/*}
+    while [[ $p == */ ]]; do p=${p%/}; done
+    REPLY=${p:-/}
+  else
+    REPLY=.
+  fi
+}
+
 # set_output NAME VALUE: appends NAME to $GITHUB_OUTPUT in the delimiter
 # form, with a random delimiter that does not occur in VALUE: a value with
 # line breaks of its own adds no output.
@@ -53,25 +67,34 @@ require_one_line() {
   done
 }
 
-# Where paths may lead: the workspace (else the working directory) and the
-# runner's temporary directory.
-path_roots() {
-  ((${#ROOTS[@]})) && return
-  ROOTS=("$(realpath -m -- "${GITHUB_WORKSPACE:-$PWD}")")
-  [[ -z ${RUNNER_TEMP:-} ]] || ROOTS+=("$(realpath -m -- "$RUNNER_TEMP")")
-}
+# Where paths may lead (ROOTS, found by require_inside): the workspace (else
+# the working directory) and the runner's temporary directory.
 ROOTS=()
 
-# require_inside WHAT PATH: PATH, with every link in it followed, is inside a
-# root; WHAT names the input in the message.
+# require_inside WHAT PATH [WHAT PATH]...: each PATH, with every link in it
+# followed, is inside a root; WHAT names the input in the message. One
+# realpath resolves them all (and the roots, the first time).
 require_inside() {
-  local what=$1 path=$2 real root
-  real=$(realpath -m -- "$path")
-  path_roots
-  for root in "${ROOTS[@]}"; do
-    [[ $real == "$root" || $real == "$root"/* ]] && return 0
+  local -a args=() real=()
+  local i roots=0
+  if ((${#ROOTS[@]} == 0)); then
+    args+=("${GITHUB_WORKSPACE:-$PWD}")
+    [[ -z ${RUNNER_TEMP:-} ]] || args+=("$RUNNER_TEMP")
+    roots=${#args[@]}
+  fi
+  for ((i = 2; i <= $#; i += 2)); do args+=("${!i}"); done
+  mapfile -d '' -t real < <(realpath -m -z -- "${args[@]}")
+  ((${#real[@]} == ${#args[@]})) || fail_usage "cannot resolve the paths $(printf "'%s' " "${args[@]:roots}")"
+  ((roots == 0)) || ROOTS=("${real[@]:0:roots}")
+  local -a pairs=("$@")
+  local what path resolved root
+  for ((i = roots; i < ${#real[@]}; i++)); do
+    what=${pairs[2 * (i - roots)]} path=${args[i]} resolved=${real[i]}
+    for root in "${ROOTS[@]}"; do
+      [[ $resolved == "$root" || $resolved == "$root"/* ]] && continue 2
+    done
+    fail_usage "$what '$path' leads to $resolved, outside the workspace (${ROOTS[0]}) and the runner's temporary directory"
   done
-  fail_usage "$what '$path' leads to $real, outside the workspace (${ROOTS[0]}) and the runner's temporary directory"
 }
 
 # as_operand PATH: PATH such that no program takes it for an option or an
@@ -85,12 +108,14 @@ as_operand() {
 read_paths() {
   PATHS=()
   local line
+  local -a checks=()
   while IFS= read -r line || [[ -n $line ]]; do
     line="${line#"${line%%[![:space:]]*}"}"
     line="${line%"${line##*[![:space:]]}"}"
     [[ -n $line ]] || continue
-    require_inside "path" "$line"
+    checks+=(path "$line")
     PATHS+=("$line")
   done <<<"${INPUT_PATHS:-}"
+  ((${#checks[@]} == 0)) || require_inside "${checks[@]}"
   [[ ${#PATHS[@]} -gt 0 ]] || PATHS=(.)
 }

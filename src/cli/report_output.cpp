@@ -1,12 +1,16 @@
 #include "cli/report_output.hpp"
 
 #include <algorithm>
+#include <exception>
 #include <filesystem>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/parallel_for.hpp>
 #include <archfit/base/text.hpp>
 
 namespace archfit::cli {
@@ -104,27 +108,66 @@ ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
 
 ReportOutput::~ReportOutput() = default;
 
+namespace {
+
+// Events held before they go into the reports: enough that starting the
+// threads costs little beside writing them, few enough to hold no memory.
+constexpr std::size_t kBatch = 512;
+
+}  // namespace
+
+template <class F>
+void ReportOutput::each_report(F&& f) {
+  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
+  parallel_for(reports_.size(), threads, [&](std::size_t i) {
+    try {
+      f(*reports_[i]);
+    } catch (...) {
+      std::lock_guard lock(failure_mutex);
+      if (!failure) failure = std::current_exception();
+    }
+  });
+  if (failure) std::rethrow_exception(failure);
+}
+
+void ReportOutput::hold(Event event) {
+  held_.push_back(std::move(event));
+  if (held_.size() >= kBatch) flush();
+}
+
+void ReportOutput::flush() {
+  if (held_.empty()) return;
+  each_report([this](Report& r) {
+    for (const Event& e : held_) {
+      if (const auto* f = std::get_if<findings::Finding>(&e)) {
+        r.writer->add(*f);
+      } else if (const auto* w = std::get_if<report::WorkloadSeen>(&e)) {
+        r.writer->add_workload(*w);
+      } else {
+        r.writer->add_diff(std::get<std::string>(e));
+      }
+    }
+  });
+  held_.clear();
+}
+
 run::RunSink ReportOutput::sink() {
   run::RunSink sink;
   if (reports_.size() == 1) {
     report::Writer* only = reports_.front()->writer.get();
     sink.finding = [only](const findings::Finding& f) { only->add(f); };
-  } else {
-    sink.finding = [this](const findings::Finding& f) {
-      for (const auto& r : reports_)
-        r->writer->add(f);
-    };
+    if (reports_.front()->target.format == report::Format::Junit) {
+      sink.workload = [only](const report::WorkloadSeen& w) { only->add_workload(w); };
+    }
+    return sink;
   }
-  std::vector<report::Writer*> junit;
-  for (const auto& r : reports_) {
-    if (r->target.format == report::Format::Junit) junit.push_back(r->writer.get());
-  }
-  if (!junit.empty()) {
-    sink.workload = [junit](const report::WorkloadSeen& w) {
-      for (report::Writer* writer : junit)
-        writer->add_workload(w);
-    };
-  }
+  sink.finding = [this](const findings::Finding& f) { hold(f); };
+  const bool junit = std::any_of(reports_.begin(), reports_.end(), [](const auto& r) {
+    return r->target.format == report::Format::Junit;
+  });
+  if (junit) sink.workload = [this](const report::WorkloadSeen& w) { hold(w); };
   return sink;
 }
 
@@ -134,18 +177,20 @@ bool ReportOutput::shows_diffs() const {
 }
 
 void ReportOutput::add_diff(std::string_view diff) {
-  for (const auto& r : reports_) {
-    if (r->target.format == report::Format::Markdown) r->writer->add_diff(diff);
+  if (reports_.size() == 1) {
+    reports_.front()->writer->add_diff(diff);
+    return;
   }
+  if (shows_diffs()) hold(std::string(diff));
 }
 
 void ReportOutput::write(const report::Summary& summary) {
-  for (const auto& r : reports_)
-    r->writer->finish(summary);
+  flush();
   // Files first: stdout is often a pipe that a reader closes early.
-  for (const auto& r : reports_) {
-    if (!r->target.path.empty()) write_atomically(r->target.path, r->spool.content());
-  }
+  each_report([&summary](Report& r) {
+    r.writer->finish(summary);
+    if (!r.target.path.empty()) write_atomically(r.target.path, r.spool.content());
+  });
   for (const auto& r : reports_) {
     if (r->target.path.empty()) write_stdout(r->spool.content());
   }

@@ -3,10 +3,14 @@
 // (--report FORMAT[=PATH], repeatable; --format and -o are the one-report
 // spelling). Each is held in a spool until the run has succeeded, so that a
 // failed run prints no part of a report and a large one costs no memory.
+// Several reports are written side by side: what the run reports is kept in
+// batches of a few hundred events, and each batch goes into every report on
+// threads of its own (each report's writer alone on its spool), in order.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -63,7 +67,16 @@ class ReportOutput {
     Spool spool;
     std::unique_ptr<report::Writer> writer;
   };
+  // What the run reported and the reports have not yet taken, in order.
+  using Event = std::variant<findings::Finding, report::WorkloadSeen, std::string>;
+  void hold(Event event);
+  void flush();
+  // Runs f(report) for every report, side by side when there are several.
+  template <class F>
+  void each_report(F&& f);
+
   std::vector<std::unique_ptr<Report>> reports_;
+  std::vector<Event> held_;
 };
 
 }  // namespace archfit::cli

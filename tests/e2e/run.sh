@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The surfaces end to end: action.yml checked by action-validator and run as
-# a GitHub runner would (test_action.py), the pre-commit hooks run by the real
+# a GitHub runner would (test_action.py) and its shell helpers under hostile
+# values (test_action_lib.py), the pre-commit hooks run by the real
 # pre-commit (test_pre_commit.py), the helm post-renderer under the real helm 3
 # and 4 (test_helm.py), the kustomize plugin under kubectl kustomize
 # (test_kustomize.py), the split against kustomize overlays (test_spread_oracle.py), the Argo CD plugins' commands (test_argocd.py), archfit krm on
@@ -67,4 +68,4 @@ cd tests/e2e
 if (($#)); then
   exec python3 -m unittest -v "$@"
 fi
-exec python3 -m unittest -v test_action test_pre_commit test_helm test_kustomize test_spread_oracle test_argocd test_krm test_npm
+exec python3 -m unittest -v test_action test_action_lib test_pre_commit test_helm test_kustomize test_spread_oracle test_argocd test_krm test_npm

@@ -27,24 +27,47 @@ void write_mixed(Project& p) {
   p.write("b.yaml", needs_toleration("b1"));
 }
 
+// Enough files that the run reports thousands of events (findings, workloads,
+// diffs), which go into the reports in many batches.
+std::vector<std::string> write_many(Project& p) {
+  std::vector<std::string> files;
+  for (int f = 0; f < 60; ++f) {
+    std::string text;
+    for (int d = 0; d < 12; ++d) {
+      const std::string name = "w" + std::to_string(f) + "-" + std::to_string(d);
+      text += (d == 0 ? "" : "---\n") + (d % 2 == 0 ? needs_fix(name) : needs_toleration(name));
+    }
+    files.push_back("many-" + std::to_string(f) + ".yaml");
+    p.write(files.back(), text);
+  }
+  return files;
+}
+
 // `command` with --format F gives, for each F, what --report F=PATH wrote
 // in one run with every other format (and the last one on stdout).
-void expect_reports_match_single_runs(const std::vector<std::string>& command) {
+void expect_reports_match_single_runs(const std::vector<std::string>& command, bool many = false) {
   Project p;
-  write_mixed(p);
+  std::vector<std::string> files = {"a.yaml", "b.yaml"};
+  if (many) {
+    files = write_many(p);
+  } else {
+    write_mixed(p);
+  }
   const std::vector<std::string>& formats = report::format_names();
   std::vector<std::string> args = command;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     args.push_back(i + 1 == formats.size() ? "--report=" + formats[i]
                                            : "--report=" + formats[i] + "=out/" + formats[i]);
   }
-  args.insert(args.end(), {"--", "a.yaml", "b.yaml"});
+  args.push_back("--");
+  args.insert(args.end(), files.begin(), files.end());
   std::filesystem::create_directory(p / "out");
   ProcessResult all = p.run(args);
   ASSERT_EQ(all.exit_code, 1) << all.err;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::vector<std::string> one = command;
-    one.insert(one.end(), {"--format", formats[i], "--", "a.yaml", "b.yaml"});
+    one.insert(one.end(), {"--format", formats[i], "--"});
+    one.insert(one.end(), files.begin(), files.end());
     ProcessResult single = p.run(one);
     EXPECT_EQ(single.exit_code, all.exit_code) << formats[i];
     const std::string got =
@@ -59,6 +82,12 @@ TEST(ReportFlag, LintWritesEveryFormatFromOneRunAsEachAlone) {
 
 TEST(ReportFlag, FixCheckWritesEveryFormatFromOneRunAsEachAlone) {
   expect_reports_match_single_runs({"fix", "--check"});
+}
+
+// Reports written side by side, batch after batch, keep the run's order.
+TEST(ReportFlag, ThousandsOfEventsGoIntoEveryReportInOrder) {
+  expect_reports_match_single_runs({"lint", "--fail-on", "warning"}, true);
+  expect_reports_match_single_runs({"fix", "--check"}, true);
 }
 
 // fix --diff prints the patch, and the reports are those of fix --check.

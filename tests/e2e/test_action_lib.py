@@ -1,0 +1,88 @@
+"""scripts/action/lib.sh, the action's shell helpers, under bash with hostile values.
+
+`parent` must say what dirname says for any path, and `require_inside` must
+refuse every path that leads out of the workspace and the runner's temporary
+directory, whichever of several it is, while taking names no shell should
+trust (leading dashes, line breaks, globs, substitutions) as names.
+
+Environment: ARCHFIT_SOURCE.
+"""
+import os
+import random
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+ROOT = os.environ["ARCHFIT_SOURCE"]
+LIB = os.path.join(ROOT, "scripts", "action", "lib.sh")
+PIECES = ["a", "b c", "-x", "--help", "..", ".", "", "*", "$(touch pwned)", "`id`", "x\ny", "\t", "é", "%0A"]
+
+
+def bash(script, *args, env=None, cwd=None):
+    return subprocess.run(["bash", "-c", f'source "$0"; {script}', LIB, *args], capture_output=True,
+                          env=env, cwd=cwd)
+
+
+class Parent(unittest.TestCase):
+    def test_parent_says_what_dirname_says(self):
+        rng = random.Random(7)
+        paths = ["/", "//", "a", "a/", "/a", "//a", "a//b//", "-", "-x/y"]
+        for _ in range(300):
+            parts = [rng.choice(PIECES) for _ in range(rng.randint(1, 4))]
+            lead = rng.choice(["", "/", "//"])
+            tail = rng.choice(["", "/", "//"])
+            path = lead + "/".join(parts) + tail
+            if path:
+                paths.append(path)
+        script = 'for p; do parent "$p"; printf "%s\\0" "$REPLY"; done'
+        got = bash(script, *paths).stdout.split(b"\0")[:-1]
+        want = [subprocess.run(["dirname", "--", p], capture_output=True).stdout[:-1] for p in paths]
+        self.assertEqual(len(got), len(paths))
+        for path, g, w in zip(paths, got, want):
+            self.assertEqual(g, w, repr(path))
+
+
+class RequireInside(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="action-lib-")
+        self.workspace = os.path.join(self.dir, "ws")
+        self.temp = os.path.join(self.dir, "tmp")
+        os.makedirs(self.workspace)
+        os.makedirs(self.temp)
+        os.symlink("/etc", os.path.join(self.workspace, "out"))
+        self.output = os.path.join(self.temp, "output")
+        self.env = dict(os.environ, GITHUB_WORKSPACE=self.workspace, RUNNER_TEMP=self.temp,
+                        GITHUB_OUTPUT=self.output)
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def require(self, *pairs):
+        return bash('require_inside "$@"; echo ok', *pairs, env=self.env, cwd=self.workspace)
+
+    def test_every_path_inside_passes_in_one_call(self):
+        names = ["a", "-x", "--help", "x\ny", "$(touch pwned)", "*", "b c/../d", os.path.join(self.temp, "r.sarif")]
+        pairs = [v for n in names for v in ("path", n)]
+        p = self.require(*pairs)
+        self.assertEqual((p.returncode, p.stdout), (0, b"ok\n"), p.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
+
+    def test_any_path_outside_fails_and_is_named(self):
+        inside = ["path", "a", "sarif-file", os.path.join(self.temp, "x")]
+        for what, bad in [("lock", "../elsewhere"), ("config", "out/passwd"), ("json-file", "/etc/passwd"),
+                          ("path", "x\n/../../.."), ("path", "-x/../../..")]:
+            for pairs in ([what, bad, *inside], [*inside, what, bad], [inside[0], inside[1], what, bad]):
+                with self.subTest(pairs=pairs):
+                    p = self.require(*pairs)
+                    self.assertEqual(p.returncode, 2, p.stdout)
+                    self.assertNotIn(b"ok", p.stdout)
+                    self.assertIn(f"::error title=archfit::{what} '".encode(), p.stdout)
+                    self.assertIn(b"outside the workspace", p.stdout)
+                    with open(self.output) as f:
+                        self.assertIn("exit-code<<", f.read())
+                    os.remove(self.output)
+
+
+if __name__ == "__main__":
+    unittest.main()
