@@ -173,10 +173,11 @@ Inputs collect_inputs(const std::vector<std::string>& args, const InputOptions& 
 
 std::string read_input(const InputFile& input, FileIdentity* identity, std::string_view what) {
   try {
+    // The read checks the bytes as they come (yaml::manifest_read_limit).
     std::string text = input.is_stdin
                            ? read_stdin(yaml::manifest_read_limit(what))
                            : read_file(input.path, yaml::manifest_read_limit(what), identity);
-    yaml::check_encoding(text);
+    yaml::check_line_breaks(text);
     return text;
   } catch (const Error& e) {
     if (!e.where().file.empty() || e.where().line == 0) throw;

@@ -60,7 +60,8 @@ struct Piece {
 enum class Mode { Full, CollectImages };
 
 // Documents analysed together: enough to keep every thread busy, few enough
-// that what they yield before it is merged stays small. A window ends at 512
+// that what they yield before it is merged stays small (the run holds two
+// windows: one being merged while the next is analysed). A window ends at 512
 // documents or once it holds 1 MiB of text, whichever comes first (a
 // document with thousands of containers yields thousands of findings).
 constexpr std::size_t kWindow = 512;
@@ -123,7 +124,7 @@ struct Resume {
 // read, those images are resolved together, concurrently, and the second
 // pass analyses the documents set aside, from that first one on, in order.
 // A run whose images are all local so parses each document once, and no run
-// holds more than a window of documents' results.
+// holds more than two windows of documents' results.
 class Pipeline {
  public:
   Pipeline(const std::vector<Setting>& settings, Task task, const RunSink& sink,
@@ -146,13 +147,13 @@ class Pipeline {
     if (unread) return stop(file, resume, std::move(*unread), 0);
     yaml::StreamSplitter split(file.original);
     std::uint32_t index = 0;
-    while (fill(split, index, resume.stop_index)) {
-      Mode mode = waiting_ ? Mode::CollectImages : Mode::Full;
-      parallel_for(window_.size(), workers_,
-                   [&](std::size_t i) { analyze(file, window_[i], mode, true); });
+    std::optional<std::pair<findings::Finding, std::uint32_t>> stopped;
+    auto merge = [&] {
       for (Piece& piece : window_) {
-        if (!collect(file, piece))
-          return stop(file, resume, std::move(*piece.work.stop), piece.index);
+        if (!collect(file, piece)) {
+          stopped.emplace(std::move(*piece.work.stop), piece.index);
+          return;
+        }
         if (!waiting_ && piece.work.outcome == Outcome::Deferred) {
           waiting_ = true;
           resume.set_aside = true;
@@ -162,6 +163,18 @@ class Pipeline {
         }
         if (!waiting_) finish(file, piece);
       }
+    };
+    window_.clear();
+    for (;;) {
+      fill(split, index, resume.stop_index);
+      // Chosen before the window in merge() is merged: a window analysed in
+      // full after a document was set aside is only collected from, as the
+      // rest of that document's window is.
+      const Mode mode = waiting_ ? Mode::CollectImages : Mode::Full;
+      overlap(merge, [&](std::size_t i) { analyze(file, next_[i], mode, true); });
+      if (stopped) return stop(file, resume, std::move(stopped->first), stopped->second);
+      if (next_.empty()) return;
+      std::swap(window_, next_);
     }
   }
 
@@ -179,13 +192,18 @@ class Pipeline {
       FileResult& file = run_.files[f];
       yaml::StreamSplitter split(file.original, resume.offset, resume.first_line);
       std::uint32_t index = resume.index;
-      while (fill(split, index, resume.stop_index)) {
-        parallel_for(window_.size(), workers_,
-                     [&](std::size_t i) { analyze(file, window_[i], Mode::Full, false); });
+      auto merge = [&] {
         for (Piece& piece : window_) {
           collect(file, piece);
           finish(file, piece);
         }
+      };
+      window_.clear();
+      for (;;) {
+        fill(split, index, resume.stop_index);
+        overlap(merge, [&](std::size_t i) { analyze(file, next_[i], Mode::Full, false); });
+        if (next_.empty()) break;
+        std::swap(window_, next_);
       }
       // The documents before the fault are reported; the file stays as it is.
       if (resume.stop) {
@@ -196,19 +214,38 @@ class Pipeline {
   }
 
  private:
-  // The next window of documents, up to the one at `end`; false at the end.
-  bool fill(yaml::StreamSplitter& split, std::uint32_t& index, std::uint32_t end) {
-    window_.clear();
+  // The next window of documents, up to the one at `end`, into next_ (empty
+  // at the end).
+  void fill(yaml::StreamSplitter& split, std::uint32_t& index, std::uint32_t end) {
+    next_.clear();
     std::size_t bytes = 0;
-    while (window_.size() < kWindow && bytes < kWindowBytes && index < end) {
+    while (next_.size() < kWindow && bytes < kWindowBytes && index < end) {
       std::optional<yaml::DocumentText> doc = split.next();
       if (!doc) break;
-      Piece& piece = window_.emplace_back();
+      Piece& piece = next_.emplace_back();
       piece.doc = *doc;
       piece.index = index++;
       bytes += doc->text.size();
     }
-    return !window_.empty();
+  }
+
+  // Merges the window analysed before (merge(), over window_) while the
+  // next one is analysed (analyze_one(i) for each piece of next_), side by
+  // side: the merge is handed out first, so one thread merges while the
+  // others analyse, and none waits for the merge alone. What the merge
+  // throws is rethrown once the next window is analysed.
+  template <class Merge, class Analyze>
+  void overlap(Merge& merge, Analyze&& analyze_one) {
+    std::exception_ptr failure;
+    parallel_for(next_.size() + 1, workers_, [&](std::size_t i) {
+      if (i > 0) return analyze_one(i - 1);
+      try {
+        merge();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    if (failure) std::rethrow_exception(failure);
   }
 
   // What every document analysed gives the run, final or not: pull secrets
@@ -491,7 +528,8 @@ class Pipeline {
   unsigned workers_;
   bool waiting_ = false;         // a document was set aside for the registry
   std::vector<Resume> resumes_;  // one per file
-  std::vector<Piece> window_;
+  std::vector<Piece> window_;    // analysed, to be merged
+  std::vector<Piece> next_;      // being analysed
 };
 
 }  // namespace

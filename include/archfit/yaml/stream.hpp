@@ -69,6 +69,9 @@ void check_encoding(std::string_view stream);
 // DEL), at its line and column.
 void check_stream_bytes(std::string_view stream, std::size_t from);
 
+// The rest of it, once the whole stream is there: no line ends in a lone CR.
+void check_line_breaks(std::string_view stream);
+
 // How manifest streams are read (files, stdin, ResourceLists): at most
 // kMaxManifestBytes, failing at the first byte that cannot be YAML instead
 // of reading a binary stream to its end.

@@ -142,6 +142,63 @@ TEST(Run, AStoppedFileReportsWhatCameBeforeTheFaultInOrder) {
   EXPECT_TRUE(r.files[0].stopped);
 }
 
+// A stream of several windows (a window is at most 512 documents, merged
+// while the next is analysed) gives what each document gives alone, in
+// order: findings, edits, and the documents that wait for the registry
+// (unknown:1, from the second window on).
+TEST(Run, ManyWindowsGiveWhatEachDocumentGivesAlone) {
+  std::vector<std::string> docs;
+  for (int i = 0; i < 1400; ++i) {
+    const char* image = i >= 600 && i % 97 == 0 ? "unknown:1"
+                        : i % 3 == 0            ? "both:1"
+                                                : "amd64only:1";
+    docs.push_back(i % 5 == 4 ? "kind: ConfigMap\nmetadata: {name: c" + std::to_string(i) + "}\n"
+                              : deployment("w" + std::to_string(i), image));
+  }
+  for (Task task : {Task::Lint, Task::Fix}) {
+    std::string stream;
+    std::vector<std::string> want_findings;
+    std::string want_output;
+    for (std::size_t i = 0; i < docs.size(); ++i) {
+      stream += (i == 0 ? "" : "---\n") + docs[i];
+      Engine alone;
+      RunResult r = alone.run({Input::in_memory("apps.yaml", docs[i])}, task);
+      for (const findings::Finding& f : alone.findings)
+        want_findings.push_back(std::to_string(i) + " " + f.rule + " " + f.message);
+      want_output += (i == 0 ? "" : "---\n") + r.files[0].output();
+    }
+    Engine e;
+    RunResult r = e.run({Input::in_memory("apps.yaml", stream)}, task);
+    std::vector<std::string> got_findings;
+    for (const findings::Finding& f : e.findings)
+      got_findings.push_back(std::to_string(f.document) + " " + f.rule + " " + f.message);
+    EXPECT_EQ(got_findings, want_findings);
+    EXPECT_EQ(r.files[0].output(), want_output);
+    EXPECT_EQ(r.workloads, 1120u);
+    EXPECT_EQ(e.workloads.size(), 1120u);
+    EXPECT_EQ(e.workloads.back().document, 1398u);
+  }
+}
+
+// A fault in a later window stops the file there: what came before it is
+// reported in order, the fault after it, and nothing of the file is written.
+TEST(Run, AFaultInALaterWindowStopsTheFileAfterWhatCameBefore) {
+  std::string stream;
+  for (int i = 0; i < 1200; ++i) {
+    stream +=
+        (i == 0 ? "" : "---\n") +
+        (i == 1100 ? std::string("x: [\n") : deployment("w" + std::to_string(i), "amd64only:1"));
+  }
+  Engine e;
+  RunResult r = e.run({Input::in_memory("apps.yaml", stream)}, Task::Fix);
+  EXPECT_TRUE(r.files[0].stopped);
+  EXPECT_EQ(r.files[0].output(), stream);
+  ASSERT_FALSE(e.findings.empty());
+  EXPECT_EQ(e.findings.back().rule, "unreadable-file");
+  EXPECT_EQ(e.findings.back().document, 1100u);
+  EXPECT_EQ(r.workloads, 1100u);
+}
+
 // A fault confined to a document is a finding on it; the document stays as
 // it is and the others are fixed.
 TEST(Run, AFaultInADocumentIsAFindingAndTheOthersAreFixed) {
