@@ -200,6 +200,34 @@ std::optional<std::string> split_document(const yaml::DocumentText& doc, const S
 
 }  // namespace
 
+namespace {
+
+// Calls read(tree, file) for each document of the files that `wanted` says
+// may hold something; documents that cannot be read are left to the run,
+// which reports them where it analyses them.
+template <class Wanted, class Read>
+void scan(const std::vector<FileResult>& files, Wanted wanted, Read read) {
+  for (const FileResult& file : files) {
+    if (!wanted(std::string_view(file.original))) continue;
+    yaml::StreamSplitter split(file.original);
+    while (std::optional<yaml::DocumentText> doc = split.next()) {
+      if (!doc->has_content || !wanted(doc->text)) continue;
+      try {
+        yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
+        read(tree.root(), file);
+      } catch (const Error& e) {
+        if (!e.in_input()) throw e.where().file.empty() ? e.in_file(file.input.name) : e;
+      }
+    }
+  }
+}
+
+bool may_hold_scalers(std::string_view text) {
+  return contains(text, "HorizontalPodAutoscaler") || contains(text, "ScaledObject");
+}
+
+}  // namespace
+
 SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<nodepools::Pool> pools,
                          std::vector<spread::SpreadProfile> profiles) {
   SpreadWorld world;
@@ -207,42 +235,32 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<nodep
   world.profiles = std::move(profiles);
   for (const spread::SpreadProfile& p : world.profiles)
     world.topologies.push_back(prepare_topology(p, world.pools));
-  for (const FileResult& file : files) {
-    const std::string& text = file.original;
-    bool distributors = spread::may_hold_distributors(text);
-    bool scalers = contains(text, "HorizontalPodAutoscaler") || contains(text, "ScaledObject");
-    if (!distributors && !scalers) continue;
-    yaml::StreamSplitter split(text);
-    while (std::optional<yaml::DocumentText> doc = split.next()) {
-      if (!doc->has_content) continue;
-      bool d = spread::may_hold_distributors(doc->text);
-      bool s =
-          contains(doc->text, "HorizontalPodAutoscaler") || contains(doc->text, "ScaledObject");
-      if (!d && !s) continue;
-      try {
-        yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
-        NodeRef root = tree.root();
-        if (std::optional<spread::Distributor> dist = spread::read_distributor(root)) {
-          dist->file = file.input.name;
-          world.distributors.push_back(std::move(*dist));
-          continue;
-        }
-        std::string kind = yaml::scalar_text(yaml::lookup_path(root, {"kind"}));
-        if (kind != "HorizontalPodAutoscaler" && kind != "ScaledObject") continue;
-        NodeRef target = yaml::lookup_path(root, {"spec", "scaleTargetRef"});
-        std::string target_kind = yaml::scalar_text(yaml::lookup_path(target, {"kind"}));
-        if (target_kind.empty() || target_kind == "Deployment") {
-          world.autoscaled.insert(
-              yaml::scalar_text(yaml::lookup_path(root, {"metadata", "namespace"})) + "/" +
-              yaml::scalar_text(yaml::lookup_path(target, {"name"})));
-        }
-      } catch (const Error& e) {
-        // A PodDistributor that cannot be read spreads nothing: the run
-        // reports it where it analyses the document.
-        if (!e.in_input()) throw e.where().file.empty() ? e.in_file(file.input.name) : e;
-      }
+  // A PodDistributor that cannot be read spreads nothing (the scan leaves it
+  // to the run).
+  scan(files, spread::may_hold_distributors, [&world](NodeRef root, const FileResult& file) {
+    if (std::optional<spread::Distributor> dist = spread::read_distributor(root)) {
+      dist->file = file.input.name;
+      world.distributors.push_back(std::move(*dist));
     }
+  });
+  // Which Deployments an autoscaler scales matters only to a Deployment
+  // that may be split: with nothing to spread anywhere, no document is read
+  // for it.
+  if (std::none_of(files.begin(), files.end(),
+                   [&world](const FileResult& f) { return may_spread(f.original, world); })) {
+    return world;
   }
+  scan(files, may_hold_scalers, [&world](NodeRef root, const FileResult&) {
+    std::string kind = yaml::scalar_text(yaml::lookup_path(root, {"kind"}));
+    if (kind != "HorizontalPodAutoscaler" && kind != "ScaledObject") return;
+    NodeRef target = yaml::lookup_path(root, {"spec", "scaleTargetRef"});
+    std::string target_kind = yaml::scalar_text(yaml::lookup_path(target, {"kind"}));
+    if (target_kind.empty() || target_kind == "Deployment") {
+      world.autoscaled.insert(
+          yaml::scalar_text(yaml::lookup_path(root, {"metadata", "namespace"})) + "/" +
+          yaml::scalar_text(yaml::lookup_path(target, {"name"})));
+    }
+  });
   return world;
 }
 
