@@ -1,30 +1,31 @@
-// RAII for libyaml's parser and events, shared by the parser and the tests'
-// oracles. Internal to the yaml module.
+// RAII for libyaml's parser and events. Internal to the yaml module.
 #pragma once
 
-#include <new>
 #include <string_view>
 
 #include <yaml.h>
 
 namespace archfit::yaml::detail {
 
+// A libyaml parser reading `input`. yaml_parser_initialize allocates some
+// 64 KiB of buffers, far more than most documents are long, and a run parses
+// tens of thousands of documents: each thread keeps one parser and rewinds it
+// for the next document (libyaml_parser.cpp); a second parser on the same
+// thread at once is a parser of its own.
 class Parser {
  public:
-  explicit Parser(std::string_view input) {
-    if (!yaml_parser_initialize(&parser_)) throw std::bad_alloc();
-    yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char*>(input.data()),
-                                 input.size());
-  }
-  ~Parser() { yaml_parser_delete(&parser_); }
+  explicit Parser(std::string_view input);
+  ~Parser();
   Parser(const Parser&) = delete;
   Parser& operator=(const Parser&) = delete;
 
-  yaml_parser_t* get() { return &parser_; }
-  yaml_parser_t* operator->() { return &parser_; }
+  yaml_parser_t* get() { return parser_; }
+  yaml_parser_t* operator->() { return parser_; }
 
  private:
-  yaml_parser_t parser_;
+  yaml_parser_t* parser_;
+  bool kept_;  // the thread's parser
+  yaml_parser_t own_{};
 };
 
 class Event {
