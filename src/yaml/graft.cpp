@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -70,23 +71,25 @@ bool same_limits(const Limits& a, const Limits& b) {
 // A piece's lines are archfit's own, and the same ones recur: every workload
 // whose images run on the same platforms gets the same affinity block and the
 // same annotations. A piece's tree depends on nothing but its text (its lines
-// are counted from 0 here and moved where it lands), so each thread keeps the
-// trees of the distinct pieces it parsed, by text: a stream of thousands of
+// are counted from 0 here and moved where it lands), so the run keeps the
+// trees of the distinct pieces it parsed, by text, for every thread (the
+// threads of a run's windows come and go): a stream of thousands of
 // workloads has a few hundred distinct pieces, in no order a short ring of
 // recent ones would catch. The store is emptied when it holds kMaxBytes of
-// text, so it stays small whatever the input.
+// text, so it stays small whatever the input. A piece is parsed outside the
+// lock; two threads may both parse one, and the first keeps it.
 class PieceTrees {
  public:
   // The tree of `lines` parsed alone from line 0 (it keeps its own copy of
   // them); nullptr when they do not parse.
   std::shared_ptr<const Tree> parsed(std::string_view lines, const Limits& limits) {
-    if (!same_limits(limits_, limits)) {
-      pieces_.clear();
-      bytes_ = 0;
-      limits_ = limits;
-    }
-    if (auto it = pieces_.find(lines); it != pieces_.end()) {
-      return std::shared_ptr<const Tree>(it->second, &it->second->tree);
+    {
+      std::lock_guard lock(mutex_);
+      if (same_limits(limits_, limits)) {
+        if (auto it = pieces_.find(lines); it != pieces_.end()) {
+          return std::shared_ptr<const Tree>(it->second, &it->second->tree);
+        }
+      }
     }
     auto piece = std::make_shared<Parsed>();
     piece->text.assign(lines);
@@ -95,13 +98,15 @@ class PieceTrees {
     } catch (const Error&) {
       return nullptr;
     }
-    if (bytes_ + lines.size() > kMaxBytes) {
+    std::lock_guard lock(mutex_);
+    if (!same_limits(limits_, limits) || bytes_ + lines.size() > kMaxBytes) {
       pieces_.clear();
       bytes_ = 0;
+      limits_ = limits;
     }
-    bytes_ += lines.size();
-    pieces_.emplace(piece->text, piece);
-    return std::shared_ptr<const Tree>(piece, &piece->tree);
+    auto [it, inserted] = pieces_.emplace(piece->text, piece);
+    if (inserted) bytes_ += lines.size();
+    return std::shared_ptr<const Tree>(it->second, &it->second->tree);
   }
 
  private:
@@ -119,9 +124,10 @@ class PieceTrees {
       pieces_;
   std::size_t bytes_ = 0;
   Limits limits_;
+  std::mutex mutex_;
 };
 
-thread_local PieceTrees piece_trees;
+PieceTrees piece_trees;
 
 }  // namespace
 
