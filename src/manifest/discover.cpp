@@ -1,6 +1,9 @@
 #include <algorithm>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
@@ -59,6 +62,34 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
                         ": the API server refuses the object");
 }
 
+// An image reference as Reference::try_parse reads it, parsed once per
+// distinct text for the whole run: a stream names a few hundred images in
+// tens of thousands of containers. The store is emptied at kMaxImages texts,
+// so it stays small whatever the input; threads share it.
+std::optional<image::Reference> parse_reference(const std::string& text, std::string* why) {
+  struct Parsed {
+    std::optional<image::Reference> ref;
+    std::string why;
+  };
+  constexpr std::size_t kMaxImages = 4096;
+  static std::mutex mutex;
+  static std::unordered_map<std::string, Parsed> parsed;
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = parsed.find(text); it != parsed.end()) {
+      if (why != nullptr) *why = it->second.why;
+      return it->second.ref;
+    }
+  }
+  Parsed p;
+  p.ref = image::Reference::try_parse(text, &p.why);
+  if (why != nullptr) *why = p.why;
+  std::lock_guard lock(mutex);
+  if (parsed.size() >= kMaxImages) parsed.clear();
+  parsed.emplace(text, p);
+  return std::move(p.ref);
+}
+
 // `spec_path`: where the pod spec is, for messages.
 void add_containers(NodeRef spec, const std::string& spec_path, std::string_view name, bool init,
                     std::vector<Container>& out) {
@@ -78,7 +109,7 @@ void add_containers(NodeRef spec, const std::string& spec_path, std::string_view
     c.image = yaml::lookup(item, "image");
     NodeRef image = c.image.resolved();
     if (image.is_scalar()) c.image_ref = std::string(image.scalar());
-    if (c.image) c.reference = image::Reference::try_parse(c.image_ref, &c.reference_error);
+    if (c.image) c.reference = parse_reference(c.image_ref, &c.reference_error);
     c.pull_policy = string_at(item, "imagePullPolicy");
     out.push_back(std::move(c));
   }
