@@ -1,9 +1,11 @@
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
@@ -60,12 +62,13 @@ struct Piece {
 enum class Mode { Full, CollectImages };
 
 // Documents analysed together: enough to keep every thread busy, few enough
-// that what they yield before it is merged stays small (the run holds two
-// windows: one being merged while the next is analysed). A window ends at 512
-// documents or once it holds 1 MiB of text, whichever comes first (a
-// document with thousands of containers yields thousands of findings).
+// that what they yield before it is merged stays small. The run holds two
+// windows, one being merged while the next is analysed, so a window ends at
+// 512 documents or once it holds 256 KiB of text, whichever comes first
+// (a document with thousands of containers yields thousands of findings and
+// images to resolve; the 870-byte documents of a rendered chart fill 512).
 constexpr std::size_t kWindow = 512;
-constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
+constexpr std::size_t kWindowBytes = std::size_t{256} << 10;
 
 // The object a document that archfit refuses is about, as far as it can
 // tell: the document read as it is (a repeated key's last value wins).
@@ -230,21 +233,34 @@ class Pipeline {
   }
 
   // Merges the window analysed before (merge(), over window_) while the
-  // next one is analysed (analyze_one(i) for each piece of next_), side by
-  // side: the merge is handed out first, so one thread merges while the
-  // others analyse, and none waits for the merge alone. What the merge
+  // next one is analysed (analyze_one(i) for each piece of next_): the
+  // calling thread merges, then helps the others analyse, so that none waits
+  // for the merge alone. The merge stays on the calling thread: what it
+  // builds up over the run (the images to resolve, the edits) then grows in
+  // one thread's memory, not in whichever thread took it. What the merge
   // throws is rethrown once the next window is analysed.
   template <class Merge, class Analyze>
   void overlap(Merge& merge, Analyze&& analyze_one) {
+    const std::size_t n = next_.size();
+    std::atomic<std::size_t> next{0};
+    auto work = [&] {
+      for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;)
+        analyze_one(i);  // noexcept
+    };
     std::exception_ptr failure;
-    parallel_for(next_.size() + 1, workers_, [&](std::size_t i) {
-      if (i > 0) return analyze_one(i - 1);
+    {
+      std::vector<std::jthread> helpers;
+      const std::size_t count = std::min<std::size_t>(workers_ - 1, n);
+      helpers.reserve(count);
+      for (std::size_t t = 0; t < count; ++t)
+        helpers.emplace_back(work);
       try {
         merge();
       } catch (...) {
         failure = std::current_exception();
       }
-    });
+      work();
+    }
     if (failure) std::rethrow_exception(failure);
   }
 
