@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <archfit/base/error.hpp>
@@ -75,14 +76,20 @@ bool same_limits(const Limits& a, const Limits& b) {
 // trees of the distinct pieces it parsed, by text, for every thread (the
 // threads of a run's windows come and go): a stream of thousands of
 // workloads has a few hundred distinct pieces, in no order a short ring of
-// recent ones would catch. The store is emptied when it holds kMaxBytes of
-// text, so it stays small whatever the input. A piece is parsed outside the
-// lock; two threads may both parse one, and the first keeps it.
+// recent ones would catch. A piece is kept the second time it is parsed, so
+// that pieces that never recur (a topology spread names its workload's
+// labels) cost the store a hash; it is emptied when what it keeps, text and
+// trees, reaches kMaxBytes, so it stays small whatever the input, and what
+// it drops is destroyed outside the lock. A piece is parsed
+// outside the lock too; two threads may both parse one, and the first keeps
+// it.
 class PieceTrees {
  public:
   // The tree of `lines` parsed alone from line 0 (it keeps its own copy of
   // them); nullptr when they do not parse.
   std::shared_ptr<const Tree> parsed(std::string_view lines, const Limits& limits) {
+    const std::size_t hash = Hash{}(lines);
+    bool keep = false;
     {
       std::lock_guard lock(mutex_);
       if (same_limits(limits_, limits)) {
@@ -90,6 +97,10 @@ class PieceTrees {
           return std::shared_ptr<const Tree>(it->second, &it->second->tree);
         }
       }
+      // Kept the second time it is seen: most pieces that never recur are
+      // then parsed and dropped, and cost the store a hash.
+      if (seen_.size() >= kMaxSeen) seen_.clear();
+      keep = !seen_.insert(hash).second;
     }
     auto piece = std::make_shared<Parsed>();
     piece->text.assign(lines);
@@ -98,30 +109,41 @@ class PieceTrees {
     } catch (const Error&) {
       return nullptr;
     }
+    if (!keep) return std::shared_ptr<const Tree>(piece, &piece->tree);
+    const std::size_t cost = footprint(*piece);
+    Map dropped;
     std::lock_guard lock(mutex_);
-    if (!same_limits(limits_, limits) || bytes_ + lines.size() > kMaxBytes) {
-      pieces_.clear();
+    if (!same_limits(limits_, limits) || bytes_ + cost > kMaxBytes) {
+      dropped.swap(pieces_);
       bytes_ = 0;
       limits_ = limits;
     }
     auto [it, inserted] = pieces_.emplace(piece->text, piece);
-    if (inserted) bytes_ += lines.size();
+    if (inserted) bytes_ += cost;
     return std::shared_ptr<const Tree>(it->second, &it->second->tree);
   }
 
  private:
-  static constexpr std::size_t kMaxBytes = std::size_t{4} << 20;
+  static constexpr std::size_t kMaxSeen = std::size_t{1} << 16;
+  static constexpr std::size_t kMaxBytes = std::size_t{2} << 20;
   struct Parsed {
     std::string text;
     Tree tree;
   };
+  // About what a piece holds: its text twice (its own and its tree's
+  // scalars), its nodes and their places among their parents' children.
+  static std::size_t footprint(const Parsed& p) {
+    return 2 * p.text.size() + p.tree.node_count() * (sizeof(Node) + sizeof(NodeId)) + 128;
+  }
   struct Hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
   // Keys view the text each Parsed owns.
-  std::unordered_map<std::string_view, std::shared_ptr<const Parsed>, Hash, std::equal_to<>>
-      pieces_;
+  using Map =
+      std::unordered_map<std::string_view, std::shared_ptr<const Parsed>, Hash, std::equal_to<>>;
+  Map pieces_;
+  std::unordered_set<std::size_t> seen_;  // hashes of the pieces parsed once
   std::size_t bytes_ = 0;
   Limits limits_;
   std::mutex mutex_;
