@@ -9,7 +9,6 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
-#include <archfit/base/parallel_for.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/inputs.hpp>
