@@ -269,18 +269,26 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(again.outputs["changed-files"], "")
         self.assertEqual(again.status, "success")
 
-    def run_step(self, **inputs):
-        """The Run step's script alone, with ARCHFIT a wrapper that logs each call: (status,
-        calls, outputs, summary, stdout)."""
+    def run_step(self, crash=False, stale=False, **inputs):
+        """The Run step's script alone, with ARCHFIT a wrapper that logs each call (and with
+        `crash`, dies of SIGSEGV but for `version`); with `stale`, an earlier step's annotations
+        and summary lie where this step's go: (status, calls, outputs, summary, stdout)."""
         tmp = tempfile.mkdtemp(prefix="run-step-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
         log = os.path.join(tmp, "calls")
         os.mkdir(os.path.join(tmp, "bin"))
+        if stale:
+            os.mkdir(os.path.join(tmp, "archfit"))
+            with open(os.path.join(tmp, "archfit", "annotations"), "w") as f:
+                f.write("::error title=stale::an earlier step's annotation\n")
+            with open(os.path.join(tmp, "archfit", "summary.md"), "w") as f:
+                f.write("an earlier step's summary\n")
         wrapper = os.path.join(tmp, "bin", "archfit")
         with open(wrapper, "w") as f:
             f.write("#!/bin/sh\n"
                     f"[ \"$1\" = version ] || printf '%s\\n' \"$1\" >> '{log}'\n"
-                    f"exec '{os.environ['ARCHFIT_BINARY']}' \"$@\"\n")
+                    + ("[ \"$1\" = version ] || kill -SEGV $$\n" if crash else "")
+                    + f"exec '{os.environ['ARCHFIT_BINARY']}' \"$@\"\n")
         os.chmod(wrapper, 0o755)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
         env.update(ARCHFIT=wrapper, ACTION_PATH=ROOT, LOCK_FOUND="true", RUNNER_TEMP=tmp,
@@ -295,6 +303,25 @@ class ActionTest(unittest.TestCase):
         outputs = open(env["GITHUB_OUTPUT"]).read() if os.path.exists(env["GITHUB_OUTPUT"]) else ""
         summary = open(env["GITHUB_STEP_SUMMARY"]).read() if os.path.exists(env["GITHUB_STEP_SUMMARY"]) else ""
         return proc.returncode, calls, outputs, summary, proc.stdout
+
+    def test_only_reports_this_steps_run_wrote_are_shown(self):
+        # archfit killed: no report of an earlier step is shown or counted.
+        for mode in ("lint", "check", "fix"):
+            status, calls, outputs, summary, stdout = self.run_step(crash=True, stale=True, mode=mode,
+                                                                     paths="team-a")
+            self.assertEqual(status, 139, f"{mode}: {stdout}")
+            self.assertEqual(len(calls), 1, calls)
+            self.assertNotIn("stale", stdout)
+            self.assertNotIn("earlier step", summary)
+            self.assertRegex(outputs, r"errors<<(\S+)\n0\n\1\n")
+        # archfit runs: its own reports replace them.
+        status, _, outputs, summary, stdout = self.run_step(stale=True, mode="lint", paths="team-a")
+        self.assertEqual(status, 1, stdout)
+        self.assertNotIn("stale", stdout)
+        self.assertIn("::error ", stdout)
+        self.assertNotIn("earlier step", summary)
+        self.assertIn("## archfit:", summary)
+        self.assertNotRegex(outputs, r"errors<<(\S+)\n0\n\1\n")
 
     def test_every_report_comes_from_one_run_of_archfit(self):
         # lint and check: one call writes SARIF, JSON, the annotations and the summary.
