@@ -143,10 +143,8 @@ void ReportOutput::flush() {
     for (const Event& e : held_) {
       if (const auto* f = std::get_if<findings::Finding>(&e)) {
         r.writer->add(*f);
-      } else if (const auto* w = std::get_if<report::WorkloadSeen>(&e)) {
-        r.writer->add_workload(*w);
       } else {
-        r.writer->add_diff(std::get<std::string>(e));
+        r.writer->add_workload(std::get<report::WorkloadSeen>(e));
       }
     }
   });
@@ -177,11 +175,12 @@ bool ReportOutput::shows_diffs() const {
 }
 
 void ReportOutput::add_diff(std::string_view diff) {
-  if (reports_.size() == 1) {
-    reports_.front()->writer->add_diff(diff);
-    return;
+  // After what the run reported before it; not held: a file's diff can be
+  // large, and only markdown shows it.
+  flush();
+  for (const auto& r : reports_) {
+    if (r->target.format == report::Format::Markdown) r->writer->add_diff(diff);
   }
-  if (shows_diffs()) hold(std::string(diff));
 }
 
 void ReportOutput::write(const report::Summary& summary) {

@@ -68,7 +68,7 @@ class ReportOutput {
     std::unique_ptr<report::Writer> writer;
   };
   // What the run reported and the reports have not yet taken, in order.
-  using Event = std::variant<findings::Finding, report::WorkloadSeen, std::string>;
+  using Event = std::variant<findings::Finding, report::WorkloadSeen>;
   void hold(Event event);
   void flush();
   // Runs f(report) for every report, side by side when there are several.

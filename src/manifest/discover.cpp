@@ -64,14 +64,17 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
 
 // An image reference as Reference::try_parse reads it, parsed once per
 // distinct text for the whole run: a stream names a few hundred images in
-// tens of thousands of containers. The store is emptied at kMaxImages texts,
-// so it stays small whatever the input; threads share it.
+// tens of thousands of containers. Threads share the store; it keeps texts
+// of at most kMaxLength bytes (a reference's name is at most 255) and is
+// emptied at kMaxImages of them, so it stays small whatever the input.
 std::optional<image::Reference> parse_reference(const std::string& text, std::string* why) {
   struct Parsed {
     std::optional<image::Reference> ref;
     std::string why;
   };
   constexpr std::size_t kMaxImages = 4096;
+  constexpr std::size_t kMaxLength = 512;
+  if (text.size() > kMaxLength) return image::Reference::try_parse(text, why);
   static std::mutex mutex;
   static std::unordered_map<std::string, Parsed> parsed;
   {

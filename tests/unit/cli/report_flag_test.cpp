@@ -92,17 +92,32 @@ TEST(ReportFlag, ThousandsOfEventsGoIntoEveryReportInOrder) {
 
 // fix --diff prints the patch, and the reports are those of fix --check.
 TEST(ReportFlag, FixDiffPrintsThePatchAndWritesTheReports) {
-  Project p;
-  write_mixed(p);
-  ProcessResult both = p.run({"fix", "--diff", "--report", "markdown=r.md", "--report",
-                              "json=r.json", "--", "a.yaml", "b.yaml"});
-  ProcessResult diff = p.run({"fix", "--diff", "--", "a.yaml", "b.yaml"});
-  ProcessResult md = p.run({"fix", "--check", "--format", "markdown", "--", "a.yaml", "b.yaml"});
-  ASSERT_EQ(both.exit_code, 1) << both.err;
-  EXPECT_EQ(both.out, diff.out);
-  EXPECT_NE(diff.out.find("+++ b/a.yaml"), std::string::npos) << diff.out;
-  EXPECT_EQ(testing::read(p / "r.md"), md.out);
-  EXPECT_NE(md.out.find("<details>"), std::string::npos) << md.out;
+  for (bool many : {false, true}) {
+    Project p;
+    std::vector<std::string> files = {"a.yaml", "b.yaml"};
+    if (many) {
+      files = write_many(p);
+    } else {
+      write_mixed(p);
+    }
+    auto with_files = [&files](std::vector<std::string> args) {
+      args.push_back("--");
+      args.insert(args.end(), files.begin(), files.end());
+      return args;
+    };
+    ProcessResult both = p.run(
+        with_files({"fix", "--diff", "--report", "markdown=r.md", "--report", "json=r.json"}));
+    ProcessResult diff = p.run(with_files({"fix", "--diff"}));
+    ProcessResult md = p.run(with_files({"fix", "--check", "--format", "markdown"}));
+    ProcessResult json = p.run(with_files({"fix", "--check", "--format", "json"}));
+    ASSERT_EQ(both.exit_code, 1) << both.err;
+    EXPECT_EQ(both.out, diff.out);
+    EXPECT_NE(diff.out.find("+++ b/" + files[0]), std::string::npos) << diff.out;
+    // Diffs and findings of many files, in the order of one run.
+    EXPECT_EQ(testing::read(p / "r.md"), md.out) << many;
+    EXPECT_EQ(testing::read(p / "r.json"), json.out) << many;
+    EXPECT_NE(md.out.find("<details>"), std::string::npos) << md.out;
+  }
 }
 
 struct Refused {

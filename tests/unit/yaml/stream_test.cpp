@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <archfit/base/error.hpp>
 #include <archfit/yaml/stream.hpp>
 
 namespace archfit::yaml {
@@ -107,6 +108,46 @@ TEST(SplitStream, ContentFlags) {
   EXPECT_FALSE(docs[0].has_content);
   EXPECT_FALSE(docs[1].has_content);
   EXPECT_TRUE(docs[2].has_content);
+}
+
+// check_stream_bytes looks at sixteen bytes at a time: every byte YAML never
+// allows is refused wherever it falls in a block, at its line and column and
+// from any starting point, and every other byte value passes.
+TEST(StreamBytes, EveryRefusedByteIsFoundAtItsPlaceAndNoOtherIs) {
+  std::string clean;
+  for (int i = 0; clean.size() < 200; ++i)
+    clean += "key" + std::to_string(i) + ": caf\xc3\xa9\t\r\n";
+  std::string every_other;
+  for (int c = 0; c < 256; ++c) {
+    bool refused = (c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F;
+    if (!refused) every_other += static_cast<char>(c);
+  }
+  EXPECT_NO_THROW(check_stream_bytes(clean + every_other + every_other + clean, 0));
+  for (int c : {0x00, 0x01, 0x08, 0x0B, 0x0C, 0x1B, 0x1F, 0x7F}) {
+    for (std::size_t at = 0; at < 70; ++at) {
+      std::string text = clean;
+      text[at] = static_cast<char>(c);
+      std::uint32_t line = 1;
+      std::size_t line_start = 0;
+      for (std::size_t i = 0; i < at; ++i) {
+        if (text[i] == '\n') {
+          ++line;
+          line_start = i + 1;
+        }
+      }
+      for (std::size_t from : {std::size_t{0}, at / 2, at}) {
+        try {
+          check_stream_bytes(text, from);
+          ADD_FAILURE() << "byte " << c << " at " << at << " from " << from << " passed";
+        } catch (const Error& e) {
+          EXPECT_EQ(e.where().line, line) << c << " at " << at;
+          EXPECT_EQ(e.where().column, at - line_start + 1) << c << " at " << at;
+        }
+      }
+      // Before `from`, the check has already been made.
+      EXPECT_NO_THROW(check_stream_bytes(text, at + 1)) << c << " at " << at;
+    }
+  }
 }
 
 }  // namespace
