@@ -43,16 +43,18 @@ std::vector<std::string> write_many(Project& p) {
   return files;
 }
 
+// The two mixed files, or the many; their names.
+std::vector<std::string> write_files(Project& p, bool many) {
+  if (many) return write_many(p);
+  write_mixed(p);
+  return {"a.yaml", "b.yaml"};
+}
+
 // `command` with --format F gives, for each F, what --report F=PATH wrote
 // in one run with every other format (and the last one on stdout).
 void expect_reports_match_single_runs(const std::vector<std::string>& command, bool many = false) {
   Project p;
-  std::vector<std::string> files = {"a.yaml", "b.yaml"};
-  if (many) {
-    files = write_many(p);
-  } else {
-    write_mixed(p);
-  }
+  const std::vector<std::string> files = write_files(p, many);
   const std::vector<std::string>& formats = report::format_names();
   std::vector<std::string> args = command;
   for (std::size_t i = 0; i < formats.size(); ++i) {
@@ -94,12 +96,7 @@ TEST(ReportFlag, ThousandsOfEventsGoIntoEveryReportInOrder) {
 TEST(ReportFlag, FixDiffPrintsThePatchAndWritesTheReports) {
   for (bool many : {false, true}) {
     Project p;
-    std::vector<std::string> files = {"a.yaml", "b.yaml"};
-    if (many) {
-      files = write_many(p);
-    } else {
-      write_mixed(p);
-    }
+    const std::vector<std::string> files = write_files(p, many);
     auto with_files = [&files](std::vector<std::string> args) {
       args.push_back("--");
       args.insert(args.end(), files.begin(), files.end());
