@@ -18,12 +18,17 @@ Timed, in one run, --repeat rounds (fresh cache each round), best time:
           another build of archfit, e.g. the one before a change: the
           HTTP/1.1 path must not be slower
 
-The floor of the h2 run is the larger of the network's and the registry's:
-what a client that sent every image's requests at once could not beat (the
-connection's handshakes, TCP and TLS 1.3: two round trips, and the round
-trips one image needs one after another, one each), and the direct run.
-Targets: h2 under 1 s; h2 / floor <= 1.5 (the round trips hidden); at most 4
-connections; h1 / h1-before <= 1.1 (no slower, within noise).
+The floor of the h2 run is what a client that sent every image's requests at
+once could not beat: the larger of the network's (the connection's
+handshakes, TCP and TLS 1.3: two round trips, and the round trips one image
+needs one after another, one each) and the registry's (the direct run, plus
+the 4 round trips nothing can overlap with its work: the handshakes and the
+ping before the first request reaches it, half a trip there and half a trip
+back). Targets: h2 under 1 s; h2 / floor <= 1.25 (the other round trips
+hidden); at most 4 connections; h1 / h1-before <= 1.1 (no slower).
+
+The registries' storage and archfit's caches live on /dev/shm when it can be
+written (--work-parent): see ram_disk().
 
 Prints a report, then one line of key=value fields for bench/run. Exit 0 all
 targets met, 1 a target missed, 2 could not run.
@@ -53,6 +58,17 @@ KINDS = [(["linux/arm64"], None, ["linux/arm64"]), (["linux/amd64"], "v2s2", ["l
 
 def log(msg):
     print(f"resolve_h2: {msg}", file=sys.stderr, flush=True)
+
+
+def ram_disk():
+    """/dev/shm when it can be written, else None (the system's temporary
+    directory). On a RAM disk the time measured is the protocol's, not the
+    file system's: ext4 passes over inodes freed in the last minutes when it
+    creates a file, and right after the setup (thousands of registry upload
+    files removed) and each round's fresh cache, creating the 600 cache
+    entries cost archfit up to 0.5 s of kernel time on a 2-core VM."""
+    shm = "/dev/shm"
+    return shm if os.path.isdir(shm) and os.access(shm, os.W_OK | os.X_OK) else None
 
 
 def lock_once(archfit, relay, host, images, work, env, name):
@@ -93,6 +109,8 @@ def main():
     ap.add_argument("--rtt-ms", type=float, default=50.0)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=4, help="parallel skopeo copies in setup")
+    ap.add_argument("--work-parent", default=ram_disk(),
+                    help="where the registries' storage and the caches go (default: %(default)s)")
     args = ap.parse_args()
     try:
         harness.require_tool("skopeo")
@@ -103,7 +121,8 @@ def main():
     except harness.MissingTool as e:
         log(str(e))
         return 2
-    work = harness.temp_dir("bench-resolve-h2")
+    work = harness.temp_dir("bench-resolve-h2", args.work_parent)
+    log(f"storage and caches under {work}")
     rtt = args.rtt_ms / 1000.0
     setup_start = time.monotonic()
     with Registry(tls=True, cache=True) as tls, Registry(cache=True) as plain, \
@@ -142,12 +161,17 @@ def main():
 def report(args, n, best):
     h2_seconds, h2_connections, h2_requests = best["h2"]
     per_image = h2_requests / n if h2_requests else 2
-    network = (2 + math.ceil(per_image)) * args.rtt_ms / 1000.0
+    rtt = args.rtt_ms / 1000.0
+    network = (2 + math.ceil(per_image)) * rtt
     direct = best["direct"][0]
-    floor = max(network, direct)
+    # No request reaches the registry before the TCP and TLS handshakes and the
+    # ping (3 round trips) and half a trip; the last answer needs half a trip
+    # back. Only the registry's work between them can hide the round trips.
+    serial = 4 * rtt
+    floor = max(network, direct + serial)
     checks = [
         ("h2 under 1 s", f"{h2_seconds:.3f} s", h2_seconds < 1.0),
-        ("h2 / floor <= 1.5", f"{h2_seconds / floor:.2f}", h2_seconds / floor <= 1.5),
+        ("h2 / floor <= 1.25", f"{h2_seconds / floor:.2f}", h2_seconds / floor <= 1.25),
         ("h2 on at most 4 connections", str(h2_connections), 0 < h2_connections <= 4),
     ]
     h1_ratio = None
@@ -160,7 +184,8 @@ def report(args, n, best):
         print(f"  {name:<10} {seconds:8.3f} {connections:12d} {requests:9d}")
     print(f"  h2 floor: the larger of the network's, (2 handshake + {math.ceil(per_image)} request) "
           f"round trips x {args.rtt_ms:g} ms = {network:.3f} s, and the registry's (direct) "
-          f"{direct:.3f} s; h2 / floor = {h2_seconds / floor:.2f}")
+          f"{direct:.3f} s after the 4 round trips nothing overlaps ({serial:.3f} s); "
+          f"h2 / floor = {h2_seconds / floor:.2f}")
     for name, value, ok in checks:
         print(f"  {'PASS' if ok else 'FAIL'}  {name}: {value}")
     fields = (f"h2_seconds={h2_seconds:.4f} h2_connections={h2_connections} "

@@ -52,9 +52,10 @@ def free_port():
         return s.getsockname()[1]
 
 
-def temp_dir(prefix):
-    """A directory removed at exit, whatever happens to the test."""
-    path = tempfile.mkdtemp(prefix=f"archfit-{prefix}-")
+def temp_dir(prefix, parent=None):
+    """A directory removed at exit, whatever happens to the test; in `parent`
+    when given, else in the system's temporary directory."""
+    path = tempfile.mkdtemp(prefix=f"archfit-{prefix}-", dir=parent)
     atexit.register(shutil.rmtree, path, True)
     return path
 
