@@ -103,12 +103,14 @@ as_operand() {
   if [[ $1 == /* ]]; then printf '%s' "$1"; else printf './%s' "$1"; fi
 }
 
-# read_paths: the lines of INPUT_PATHS (blank lines and surrounding blanks
-# dropped) into the array PATHS, each inside a root; "." when there are none.
+# read_paths [WHAT PATH]...: the lines of INPUT_PATHS (blank lines and
+# surrounding blanks dropped) into the array PATHS, each inside a root; "."
+# when there are none. The pairs given are checked as require_inside checks
+# them, in the same call.
 read_paths() {
   PATHS=()
   local line
-  local -a checks=()
+  local -a checks=("$@")
   while IFS= read -r line || [[ -n $line ]]; do
     line="${line#"${line%%[![:space:]]*}"}"
     line="${line%"${line##*[![:space:]]}"}"

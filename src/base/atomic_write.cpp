@@ -1,6 +1,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <fcntl.h>
 #include <string>
 #include <sys/stat.h>
@@ -8,14 +9,25 @@
 #include <vector>
 
 #include <archfit/base/atomic_write.hpp>
+#include <archfit/base/chunked_buf.hpp>
 #include <archfit/base/error.hpp>
 
 namespace archfit {
 
 namespace {
+
 [[noreturn]] void fail_write(const std::filesystem::path& path, const std::string& why) {
   fail(ErrorKind::Input, "cannot write " + path.string() + ": " + why);
 }
+
+// The hidden name a replacement of `target` takes beside it, before the
+// rename: ".<name>.archfit-" and what makes it unique.
+std::string temp_prefix(const std::filesystem::path& target) {
+  std::filesystem::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  return (dir / ("." + target.filename().string() + ".archfit-")).string();
+}
+
 }  // namespace
 
 PendingWrite::PendingWrite(const std::filesystem::path& path,
@@ -26,89 +38,128 @@ PendingWrite::PendingWrite(const std::filesystem::path& path, const Content& con
                            const FileIdentity* read_as)
     : path_(path), target_(path) {
   if (read_as != nullptr) read_as_ = *read_as;
+  open(false);
+  try {
+    content([this](std::string_view part) { append(part); });
+  } catch (...) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    if (!temp_.empty()) ::unlink(temp_.c_str());
+    temp_.clear();
+    throw;
+  }
+  finish();
+}
+
+PendingWrite::PendingWrite(const std::filesystem::path& path) : path_(path), target_(path) {
+  open(true);
+}
+
+PendingWrite::~PendingWrite() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void PendingWrite::open(bool unnamed) {
   // A symlink is written through, so the link stays a link. A path that does
   // not exist yet is created.
   std::error_code ec;
-  if (std::filesystem::symlink_status(path, ec).type() == std::filesystem::file_type::symlink) {
-    target_ = std::filesystem::weakly_canonical(path, ec);
-    if (ec) fail_write(path, ec.message());
+  if (std::filesystem::symlink_status(path_, ec).type() == std::filesystem::file_type::symlink) {
+    target_ = std::filesystem::weakly_canonical(path_, ec);
+    if (ec) fail_write(path_, ec.message());
   }
 
   struct stat st {};
-  mode_t mode = 0644;
-  bool exists = false;
   if (::stat(target_.c_str(), &st) == 0) {
-    exists = true;
-    if ((st.st_mode & 0222) == 0) fail_write(path, "the file is read-only");
-    if (st.st_nlink > 1) {
-      fail_write(path, "the file has " + std::to_string(st.st_nlink) +
-                           " hard links, and replacing it would leave the others with the old "
-                           "content; make it a file of its own (cp --remove-destination), or "
-                           "fix it through stdin and stdout");
+    exists_ = true;
+    if (!S_ISREG(st.st_mode)) {
+      fail_write(path_,
+                 "it is not a regular file (a device, a FIFO or a directory); give the "
+                 "path of a file");
     }
-    mode = st.st_mode & 07777;
+    if ((st.st_mode & 0222) == 0) fail_write(path_, "the file is read-only");
+    if (st.st_nlink > 1) {
+      fail_write(path_, "the file has " + std::to_string(st.st_nlink) +
+                            " hard links, and replacing it would leave the others with the old "
+                            "content; make it a file of its own (cp --remove-destination), or "
+                            "fix it through stdin and stdout");
+    }
+    mode_ = st.st_mode & 07777;
+    owner_ = st.st_uid;
+    group_ = st.st_gid;
   } else if (errno != ENOENT) {
-    fail_write(path, std::strerror(errno));
+    fail_write(path_, std::strerror(errno));
   }
   check_unchanged();
 
   std::filesystem::path dir = target_.parent_path();
   if (dir.empty()) dir = ".";
-  std::string name = ".";
-  name += target_.filename().string();
-  name += ".archfit-XXXXXX";
-  temp_ = (dir / name).string();
-  int fd = ::mkstemp(temp_.data());
-  if (fd < 0) {
+  // An unnamed file is named by a link through /proc when it is finished.
+  if (unnamed && ::access("/proc/self/fd", X_OK) == 0) {
+    fd_ = ::open(dir.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+    if (fd_ >= 0) return;
+    if (errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL) {
+      fail_write(path_, std::strerror(errno));
+    }
+  }
+  temp_ = temp_prefix(target_) + "XXXXXX";
+  fd_ = ::mkstemp(temp_.data());
+  if (fd_ < 0) {
     int err = errno;
     temp_.clear();
-    fail_write(path, std::strerror(err));
-  }
-  auto give_up = [&](int err) {
-    ::close(fd);
-    ::unlink(temp_.c_str());
-    temp_.clear();
-    fail_write(path, std::strerror(err));
-  };
-  try {
-    content([&](std::string_view part) {
-      while (!part.empty()) {
-        ssize_t n = ::write(fd, part.data(), part.size());
-        if (n < 0) {
-          if (errno == EINTR) continue;
-          fail_write(path, std::strerror(errno));
-        }
-        part.remove_prefix(static_cast<std::size_t>(n));
-      }
-    });
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temp_.c_str());
-    temp_.clear();
-    throw;
-  }
-  // Owner and group first: changing them can clear the set-id bits of the mode.
-  if (exists && (st.st_uid != ::geteuid() || st.st_gid != ::getegid()) &&
-      ::fchown(fd, st.st_uid, st.st_gid) != 0) {
-    int err = errno;
-    ::close(fd);
-    ::unlink(temp_.c_str());
-    temp_.clear();
-    fail_write(path, "cannot keep its owner and group (" + std::to_string(st.st_uid) + ":" +
-                         std::to_string(st.st_gid) + "): " + std::strerror(err) +
-                         "; run archfit as the file's owner");
-  }
-  if (::fchmod(fd, mode) != 0 || ::fsync(fd) != 0) give_up(errno);
-  if (::close(fd) != 0) {
-    int err = errno;
-    ::unlink(temp_.c_str());
-    temp_.clear();
-    fail_write(path, std::strerror(err));
+    fail_write(path_, std::strerror(err));
   }
 }
 
-PendingWrite::~PendingWrite() {
-  if (!committed_ && !temp_.empty()) ::unlink(temp_.c_str());
+void PendingWrite::give_up(int err, const std::string& why) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+  temp_.clear();
+  fail_write(path_, why.empty() ? std::strerror(err) : why);
+}
+
+void PendingWrite::append(std::string_view data) {
+  if (fd_ < 0) fail_write(path_, "the replacement is already finished");
+  while (!data.empty()) {
+    ssize_t n = ::write(fd_, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      give_up(errno);
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void PendingWrite::name_it() {
+  const std::string prefix = temp_prefix(target_) + std::to_string(::getpid()) + "-";
+  const std::string self = "/proc/self/fd/" + std::to_string(fd_);
+  for (unsigned n = 0; n < 1000; ++n) {
+    std::string name = prefix + std::to_string(n);
+    if (::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) {
+      temp_ = std::move(name);
+      return;
+    }
+    if (errno != EEXIST) give_up(errno);
+  }
+  give_up(EEXIST);
+}
+
+void PendingWrite::finish() {
+  if (fd_ < 0) return;
+  // Owner and group first: changing them can clear the set-id bits of the mode.
+  if (exists_ && (owner_ != ::geteuid() || group_ != ::getegid()) &&
+      ::fchown(fd_, owner_, group_) != 0) {
+    int err = errno;
+    give_up(err, "cannot keep its owner and group (" + std::to_string(owner_) + ":" +
+                     std::to_string(group_) + "): " + std::strerror(err) +
+                     "; run archfit as the file's owner");
+  }
+  if (::fchmod(fd_, mode_) != 0 || ::fsync(fd_) != 0) give_up(errno);
+  if (temp_.empty()) name_it();
+  int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) give_up(errno);
 }
 
 void PendingWrite::check_unchanged() const {
@@ -123,6 +174,7 @@ void PendingWrite::check_unchanged() const {
 }
 
 void PendingWrite::commit() {
+  finish();
   try {
     check_unchanged();
   } catch (...) {
@@ -130,13 +182,54 @@ void PendingWrite::commit() {
     temp_.clear();
     throw;
   }
-  if (::rename(temp_.c_str(), target_.c_str()) != 0) {
-    int err = errno;
-    ::unlink(temp_.c_str());
-    temp_.clear();
-    fail_write(path_, std::strerror(err));
-  }
+  if (::rename(temp_.c_str(), target_.c_str()) != 0) give_up(errno);
   committed_ = true;
+}
+
+// Chunks into the PendingWrite; the first failure is kept for commit().
+class StreamedWrite::Buffer : public ChunkedBuf {
+ public:
+  explicit Buffer(PendingWrite& file) : file_(file) {}
+
+  void rethrow() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ protected:
+  void take(std::string_view data) override {
+    if (failure_) return;
+    try {
+      file_.append(data);
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+
+ private:
+  PendingWrite& file_;
+  std::exception_ptr failure_;
+};
+
+StreamedWrite::StreamedWrite(const std::filesystem::path& path)
+    : file_(path),
+      buffer_(std::make_unique<Buffer>(file_)),
+      out_(std::make_unique<std::ostream>(buffer_.get())) {}
+
+StreamedWrite::~StreamedWrite() = default;
+
+std::ostream& StreamedWrite::out() {
+  return *out_;
+}
+
+void StreamedWrite::finish() {
+  buffer_->drain();
+  buffer_->rethrow();
+  file_.finish();
+}
+
+void StreamedWrite::commit() {
+  finish();
+  file_.commit();
 }
 
 void write_atomically(const std::filesystem::path& path, std::string_view data) {

@@ -6,14 +6,13 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <archfit/base/chunked_buf.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/spool.hpp>
 
 namespace archfit {
 
 namespace {
-
-constexpr std::size_t kChunk = 64 * 1024;
 
 std::string temp_directory() {
   const char* dir = std::getenv("TMPDIR");
@@ -22,20 +21,17 @@ std::string temp_directory() {
 
 }  // namespace
 
-// Collects output in a fixed buffer; full buffers go to memory until the
-// limit, then to the temporary file.
-class Spool::Buffer : public std::streambuf {
+// Full chunks go to memory until the limit, then to the temporary file.
+class Spool::Buffer : public ChunkedBuf {
  public:
-  explicit Buffer(std::size_t limit) : limit_(limit) {
-    setp(chunk_.data(), chunk_.data() + kChunk);
-  }
+  explicit Buffer(std::size_t limit) : limit_(limit) {}
   ~Buffer() override {
     if (map_ != nullptr) ::munmap(map_, map_size_);
     if (fd_ >= 0) ::close(fd_);
   }
 
   std::string_view view() {
-    flush_chunk();
+    drain();
     if (!error_.empty()) fail(ErrorKind::Input, error_);
     if (fd_ < 0) return memory_;
     if (written_ == 0) return {};
@@ -55,7 +51,7 @@ class Spool::Buffer : public std::streambuf {
   bool spilled() const { return fd_ >= 0; }
 
   Content content() {
-    flush_chunk();
+    drain();
     if (!error_.empty()) fail(ErrorKind::Input, error_);
     return [this](const std::function<void(std::string_view)>& put) {
       if (fd_ < 0) {
@@ -80,20 +76,7 @@ class Spool::Buffer : public std::streambuf {
   }
 
  protected:
-  int_type overflow(int_type c) override {
-    flush_chunk();
-    if (!traits_type::eq_int_type(c, traits_type::eof())) {
-      *pptr() = traits_type::to_char_type(c);
-      pbump(1);
-    }
-    return traits_type::not_eof(c);
-  }
-
- private:
-  void flush_chunk() {
-    std::string_view data(pbase(), static_cast<std::size_t>(pptr() - pbase()));
-    setp(chunk_.data(), chunk_.data() + kChunk);
-    if (data.empty()) return;
+  void take(std::string_view data) override {
     if (fd_ < 0 && memory_.size() + data.size() > limit_ && !tried_file_) spill();
     if (fd_ < 0) {
       memory_.append(data);
@@ -102,6 +85,7 @@ class Spool::Buffer : public std::streambuf {
     }
   }
 
+ private:
   // Moves what memory holds into a new temporary file; where none can be
   // made, everything stays in memory.
   void spill() {
@@ -130,7 +114,6 @@ class Spool::Buffer : public std::streambuf {
   }
 
   std::size_t limit_;
-  std::array<char, kChunk> chunk_{};
   std::string memory_;
   int fd_ = -1;
   bool tried_file_ = false;

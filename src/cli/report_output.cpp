@@ -1,8 +1,12 @@
 #include "cli/report_output.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -92,6 +96,89 @@ std::vector<ReportTarget> report_targets(const ReportFlags& flags) {
   return out;
 }
 
+// One report's thread and the batches waiting for it. A failure stops the
+// report (later batches are passed over, so the run never waits on it) and is
+// thrown to the run by the next hand-over, or by close().
+class ReportOutput::Lane {
+ public:
+  explicit Lane(report::Writer& writer) : writer_(writer), thread_([this] { run(); }) {}
+  ~Lane() { stop(); }
+  Lane(const Lane&) = delete;
+  Lane& operator=(const Lane&) = delete;
+
+  void push(std::shared_ptr<const Batch> batch) {
+    std::unique_lock lock(mutex_);
+    room_.wait(lock, [this] { return queue_.size() < kWaiting; });
+    queue_.push_back(std::move(batch));
+    ready_.notify_one();
+  }
+
+  void rethrow_failure() const {
+    if (failed_.load(std::memory_order_acquire)) std::rethrow_exception(failure_);
+  }
+
+  // Waits until every batch pushed is written; throws what stopped the report.
+  void close() {
+    stop();
+    rethrow_failure();
+  }
+
+ private:
+  // Batches waiting, at most: what the reports may lag behind the run.
+  static constexpr std::size_t kWaiting = 4;
+
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_one();
+    if (thread_.joinable()) thread_.join();
+  }
+
+  void run() {
+    for (;;) {
+      std::shared_ptr<const Batch> batch;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return !queue_.empty() || closed_; });
+        if (queue_.empty()) return;
+        batch = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      room_.notify_one();
+      if (failed_.load(std::memory_order_relaxed)) continue;
+      try {
+        for (const Event& e : *batch)
+          write(e);
+      } catch (...) {
+        failure_ = std::current_exception();
+        failed_.store(true, std::memory_order_release);
+      }
+    }
+  }
+
+  void write(const Event& e) {
+    if (const auto* f = std::get_if<findings::Finding>(&e)) {
+      writer_.add(*f);
+    } else if (const auto* w = std::get_if<report::WorkloadSeen>(&e)) {
+      writer_.add_workload(*w);
+    } else {
+      writer_.add_diff(std::get<Diff>(e).text);
+    }
+  }
+
+  report::Writer& writer_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::condition_variable room_;
+  std::deque<std::shared_ptr<const Batch>> queue_;
+  bool closed_ = false;
+  std::exception_ptr failure_;
+  std::atomic<bool> failed_{false};
+  std::thread thread_;  // last: it starts once the rest is made
+};
+
 ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
   report::WriterOptions options;
   options.shown = shown;
@@ -101,8 +188,20 @@ ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
   for (ReportTarget& t : report_targets(flags)) {
     auto r = std::make_unique<Report>();
     r->target = std::move(t);
-    r->writer = report::make_writer(r->target.format, r->spool.out(), options);
+    std::ostream* out = nullptr;
+    if (r->target.path.empty()) {
+      r->spool = std::make_unique<Spool>();
+      out = &r->spool->out();
+    } else {
+      r->file = std::make_unique<StreamedWrite>(r->target.path);
+      out = &r->file->out();
+    }
+    r->writer = report::make_writer(r->target.format, *out, options);
     reports_.push_back(std::move(r));
+  }
+  if (reports_.size() > 1) {
+    for (auto& r : reports_)
+      r->lane = std::make_unique<Lane>(*r->writer);
   }
 }
 
@@ -110,8 +209,8 @@ ReportOutput::~ReportOutput() = default;
 
 namespace {
 
-// Events held before they go into the reports: enough that starting the
-// threads costs little beside writing them, few enough to hold no memory.
+// Events held before they go to the reports' threads: enough that handing
+// them over costs little beside writing them, few enough to hold no memory.
 constexpr std::size_t kBatch = 512;
 
 }  // namespace
@@ -134,21 +233,18 @@ void ReportOutput::each_report(F&& f) {
 
 void ReportOutput::hold(Event event) {
   held_.push_back(std::move(event));
-  if (held_.size() >= kBatch) flush();
+  if (held_.size() >= kBatch) hand_over();
 }
 
-void ReportOutput::flush() {
+void ReportOutput::hand_over() {
   if (held_.empty()) return;
-  each_report([this](Report& r) {
-    for (const Event& e : held_) {
-      if (const auto* f = std::get_if<findings::Finding>(&e)) {
-        r.writer->add(*f);
-      } else {
-        r.writer->add_workload(std::get<report::WorkloadSeen>(e));
-      }
-    }
-  });
+  auto batch = std::make_shared<const Batch>(std::move(held_));
   held_.clear();
+  held_.reserve(kBatch);
+  for (const auto& r : reports_) {
+    r->lane->rethrow_failure();
+    r->lane->push(batch);
+  }
 }
 
 run::RunSink ReportOutput::sink() {
@@ -175,23 +271,32 @@ bool ReportOutput::shows_diffs() const {
 }
 
 void ReportOutput::add_diff(std::string_view diff) {
-  // After what the run reported before it; not held: a file's diff can be
-  // large, and only markdown shows it.
-  flush();
-  for (const auto& r : reports_) {
-    if (r->target.format == report::Format::Markdown) r->writer->add_diff(diff);
+  if (!shows_diffs()) return;
+  if (reports_.size() == 1) {
+    reports_.front()->writer->add_diff(diff);
+    return;
   }
+  // In order, after what the run reported before it.
+  hold(Diff{std::string(diff)});
 }
 
 void ReportOutput::write(const report::Summary& summary) {
-  flush();
-  // Files first: stdout is often a pipe that a reader closes early.
+  if (reports_.size() > 1) {
+    hand_over();
+    for (const auto& r : reports_)
+      r->lane->close();
+  }
+  // Files first: stdout is often a pipe that a reader closes early. Every
+  // file is complete before any is put in place: all of them, or none.
   each_report([&summary](Report& r) {
     r.writer->finish(summary);
-    if (!r.target.path.empty()) write_atomically(r.target.path, r.spool.content());
+    if (r.file) r.file->finish();
   });
   for (const auto& r : reports_) {
-    if (r->target.path.empty()) write_stdout(r->spool.content());
+    if (r->file) r->file->commit();
+  }
+  for (const auto& r : reports_) {
+    if (r->spool) write_stdout(r->spool->content());
   }
 }
 

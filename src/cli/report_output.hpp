@@ -1,11 +1,14 @@
 // Where lint (and fix --check / --diff) send their reports: one or more
 // formats, each to stdout or a file, every one written from the same run
 // (--report FORMAT[=PATH], repeatable; --format and -o are the one-report
-// spelling). Each is held in a spool until the run has succeeded, so that a
-// failed run prints no part of a report and a large one costs no memory.
-// Several reports are written side by side: what the run reports is kept in
-// batches of a few hundred events, and each batch goes into every report on
-// threads of its own (each report's writer alone on its spool), in order.
+// spelling). A failed run shows no part of a report, and a large one costs no
+// memory: one for stdout is held in a spool until the run has succeeded; one
+// for a file is written as the run goes into a replacement beside the file,
+// put in place only then.
+// Several reports are written side by side and beside the run: what the run
+// reports is kept in batches of a few hundred events, and each batch is handed
+// to every report's own thread, which writes it in order while the run goes
+// on (a few batches wait at most; then the run waits for the slowest report).
 #pragma once
 
 #include <memory>
@@ -15,6 +18,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <archfit/base/atomic_write.hpp>
 #include <archfit/base/spool.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/run.hpp>
@@ -62,21 +66,29 @@ class ReportOutput {
   void write(const report::Summary& summary);
 
  private:
+  // What the run reported and the reports have not yet taken, in order.
+  struct Diff {
+    std::string text;
+  };
+  using Event = std::variant<findings::Finding, report::WorkloadSeen, Diff>;
+  using Batch = std::vector<Event>;
+  class Lane;
   struct Report {
     ReportTarget target;
-    Spool spool;
+    std::unique_ptr<Spool> spool;         // for stdout
+    std::unique_ptr<StreamedWrite> file;  // for a file
     std::unique_ptr<report::Writer> writer;
+    std::unique_ptr<Lane> lane;  // its thread, with several reports
   };
-  // What the run reported and the reports have not yet taken, in order.
-  using Event = std::variant<findings::Finding, report::WorkloadSeen>;
   void hold(Event event);
-  void flush();
+  // The batch held so far, to every report's thread.
+  void hand_over();
   // Runs f(report) for every report, side by side when there are several.
   template <class F>
   void each_report(F&& f);
 
   std::vector<std::unique_ptr<Report>> reports_;
-  std::vector<Event> held_;
+  Batch held_;
 };
 
 }  // namespace archfit::cli

@@ -50,6 +50,11 @@ class MarkdownWriter : public Writer {
   void add(const findings::Finding& f) override {
     by_rule_[f.rule].add(f.severity);
     if (f.severity == findings::Severity::Info) return;
+    // The table shows the findings up to the first that does not fit.
+    if (rows_left_out_ > 0) {
+      ++rows_left_out_;
+      return;
+    }
     std::string where = cell(f.file);
     if (f.line > 0) where += ":" + std::to_string(f.line);
     std::string row = "| " + std::string(findings::severity_name(f.severity)) + " | `" + where +
@@ -62,7 +67,10 @@ class MarkdownWriter : public Writer {
     table_ += row;
   }
 
-  void add_diff(std::string_view diff) override { diff_ += diff; }
+  // Only what can be shown is kept: at most kLimit bytes are (see finish()).
+  void add_diff(std::string_view diff) override {
+    if (diff_.size() <= kLimit) diff_ += diff.substr(0, kLimit + 1 - diff_.size());
+  }
 
   void finish(const Summary& summary) override {
     const Counts& c = summary.counts;

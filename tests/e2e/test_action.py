@@ -269,10 +269,12 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(again.outputs["changed-files"], "")
         self.assertEqual(again.status, "success")
 
-    def run_step(self, crash=False, stale=False, **inputs):
+    def run_step(self, crash=False, stale=False, loader_fails=False, archfit=None, **inputs):
         """The Run step's script alone, with ARCHFIT a wrapper that logs each call (and with
-        `crash`, dies of SIGSEGV but for `version`); with `stale`, an earlier step's annotations
-        and summary lie where this step's go: (status, calls, outputs, summary, stdout)."""
+        `crash`, dies of SIGSEGV but for `version`; with `loader_fails`, exits 127 the first time
+        as the dynamic loader does when a shared library is missing); with `stale`, an earlier
+        step's annotations and summary lie where this step's go; `archfit` replaces the wrapper:
+        (status, calls, outputs, summary, stdout)."""
         tmp = tempfile.mkdtemp(prefix="run-step-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
         log = os.path.join(tmp, "calls")
@@ -288,10 +290,13 @@ class ActionTest(unittest.TestCase):
             f.write("#!/bin/sh\n"
                     f"[ \"$1\" = version ] || printf '%s\\n' \"$1\" >> '{log}'\n"
                     + ("[ \"$1\" = version ] || kill -SEGV $$\n" if crash else "")
+                    + (f"[ -e '{tmp}/loaded' ] || {{ : > '{tmp}/loaded'; echo 'archfit: error while "
+                       "loading shared libraries: libyaml-0.so.2: cannot open shared object file' >&2; "
+                       "exit 127; }\n" if loader_fails else "")
                     + f"exec '{os.environ['ARCHFIT_BINARY']}' \"$@\"\n")
         os.chmod(wrapper, 0o755)
         env = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
-        env.update(ARCHFIT=wrapper, ACTION_PATH=ROOT, LOCK_FOUND="true", RUNNER_TEMP=tmp,
+        env.update(ARCHFIT=archfit or wrapper, ACTION_PATH=ROOT, LOCK_FOUND="true", RUNNER_TEMP=tmp,
                    GITHUB_OUTPUT=os.path.join(tmp, "output"),
                    GITHUB_STEP_SUMMARY=os.path.join(tmp, "summary"),
                    GITHUB_WORKSPACE=self.workspace)
@@ -322,6 +327,25 @@ class ActionTest(unittest.TestCase):
         self.assertNotIn("earlier step", summary)
         self.assertIn("## archfit:", summary)
         self.assertNotRegex(outputs, r"errors<<(\S+)\n0\n\1\n")
+
+    def test_an_executable_missing_its_libraries_gets_them_and_runs_again(self):
+        status, calls, outputs, summary, stdout = self.run_step(loader_fails=True, mode="lint",
+                                                                paths="team-a")
+        self.assertEqual(calls, ["lint", "lint"], stdout)
+        self.assertEqual(status, 1, stdout)
+        self.assertIn("error while loading shared libraries", stdout)
+        self.assertIn("## archfit:", summary)
+        self.assertNotRegex(outputs, r"errors<<(\S+)\n0\n\1\n")
+        # One that cannot run at all is a usage error, said as an annotation.
+        not_executable = os.path.join(self.workspace, "archfit-not-executable")
+        with open(not_executable, "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        status, _, outputs, _, stdout = self.run_step(archfit=not_executable, mode="lint",
+                                                      paths="team-a")
+        self.assertEqual(status, 2, stdout)
+        self.assertIn(f"::error title=archfit::the archfit executable at {not_executable} does not run",
+                      stdout)
+        self.assertRegex(outputs, r"exit-code<<(\S+)\n2\n\1\n")
 
     def test_every_report_comes_from_one_run_of_archfit(self):
         # lint and check: one call writes SARIF, JSON, the annotations and the summary.

@@ -8,7 +8,9 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,7 +25,8 @@ class PendingWrite {
  public:
   // Throws Error(Input) "cannot write <path>: <reason>". A file without any
   // write permission bit is refused even for root: it was made read-only on
-  // purpose. Symbolic links are followed: the file they point at is replaced.
+  // purpose; so is anything but a regular file (a device, a FIFO). Symbolic
+  // links are followed: the file they point at is replaced.
   // The new file keeps the old one's mode, owner and group (refused when the
   // owner or group cannot be kept). A file with more than one hard link is
   // refused: renaming over it would leave the other names with the old
@@ -33,9 +36,20 @@ class PendingWrite {
                const FileIdentity* read_as = nullptr);
   PendingWrite(const std::filesystem::path& path, const Content& content,
                const FileIdentity* read_as = nullptr);
+  // The same checks, and a replacement that takes its content from append()
+  // as it is made. Until finish(), it is a file without a name where the file
+  // system allows (a run that is killed leaves nothing behind).
+  explicit PendingWrite(const std::filesystem::path& path);
   ~PendingWrite();
   PendingWrite(const PendingWrite&) = delete;
   PendingWrite& operator=(const PendingWrite&) = delete;
+
+  // More content, after what was given before. Throws Error(Input).
+  void append(std::string_view data);
+  // The content is complete: the replacement gets its mode, owner and group,
+  // reaches the disk and is closed (commit() calls it when not called yet).
+  // Throws Error(Input).
+  void finish();
 
   // Throws Error(Input) when the file is no longer the one read (see above).
   void check_unchanged() const;
@@ -45,11 +59,43 @@ class PendingWrite {
   void commit();
 
  private:
+  void open(bool unnamed);
+  void name_it();
+  [[noreturn]] void give_up(int err, const std::string& why = {});
+
   std::filesystem::path path_;    // as given, for messages
   std::filesystem::path target_;  // the file replaced
-  std::string temp_;
+  std::string temp_;              // its name, once it has one
+  int fd_ = -1;
+  bool exists_ = false;
+  unsigned mode_ = 0644;
+  unsigned owner_ = 0, group_ = 0;
   bool committed_ = false;
   std::optional<FileIdentity> read_as_;
+};
+
+// A replacement written as it is made: what out() is given goes into a
+// PendingWrite a chunk at a time, and commit() puts it in place. A failure to
+// write is thrown by commit() (an ostream would swallow it on the way).
+class StreamedWrite {
+ public:
+  // Throws Error(Input) as PendingWrite does.
+  explicit StreamedWrite(const std::filesystem::path& path);
+  ~StreamedWrite();
+  StreamedWrite(const StreamedWrite&) = delete;
+  StreamedWrite& operator=(const StreamedWrite&) = delete;
+
+  std::ostream& out();
+  // The content is complete (PendingWrite::finish()); throws what failed on
+  // the way. commit() calls it when not called yet.
+  void finish();
+  void commit();
+
+ private:
+  class Buffer;
+  PendingWrite file_;
+  std::unique_ptr<Buffer> buffer_;
+  std::unique_ptr<std::ostream> out_;
 };
 
 void write_atomically(const std::filesystem::path& path, std::string_view data);

@@ -1,8 +1,11 @@
 // --report FORMAT[=PATH]: every report of one run, each the same as the one
 // report --format gives, in any mix of files and stdout; usage errors before
 // any work, and no report at all from a run that fails.
+#include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -160,15 +163,86 @@ TEST(ReportFlag, APathIsTakenAsItIs) {
   EXPECT_NE(testing::read(p / "--help").find("a.yaml:"), std::string::npos);
 }
 
-// A run that fails writes no report: not a part of one, not an empty one.
+// The names in a directory, sorted.
+std::vector<std::string> names_in(const std::filesystem::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A run that fails writes no report: not a part of one, not an empty one; an
+// earlier report stays as it was, and nothing is left beside them (reports
+// are written as the run goes, into files that have no name until the end).
 TEST(ReportFlag, ARunThatFailsWritesNoReport) {
   Project p;
   write_mixed(p);
-  ProcessResult r = p.run({"lint", "--report", "json=r.json", "--report", "sarif=r.sarif", "--",
-                           "a.yaml", "nothing-here.yaml"});
-  EXPECT_EQ(r.exit_code, 2) << r.err;
+  p.write("r.sarif", "an earlier report\n");
+  for (bool many : {false, true}) {
+    if (many) write_many(p);
+    const std::vector<std::string> files = names_in(p / ".");
+    std::vector<std::string> args = {"lint",          "--report", "json=r.json",   "--report",
+                                     "sarif=r.sarif", "--report", "markdown=r.md", "--"};
+    for (const std::string& f : files) {
+      if (f.ends_with(".yaml")) args.push_back(f);
+    }
+    args.push_back("nothing-here.yaml");
+    ProcessResult r = p.run(args);
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_EQ(names_in(p / "."), files);
+    EXPECT_EQ(testing::read(p / "r.sarif"), "an earlier report\n");
+  }
   EXPECT_FALSE(std::filesystem::exists(p / "r.json"));
+}
+
+// A report that fails while it is written (here: past the file size limit)
+// fails the run, and no report is put in place.
+TEST(ReportFlag, AReportThatFailsOnTheWayLeavesEveryReportAsItWas) {
+  Project p;
+  const std::vector<std::string> files = write_many(p);
+  p.write("r.sarif", "an earlier report\n");
+  const std::vector<std::string> names = names_in(p / ".");
+  std::vector<std::string> args = {"lint",        "--report", "sarif=r.sarif", "--report",
+                                   "json=r.json", "--report", "github=r.txt",  "--"};
+  args.insert(args.end(), files.begin(), files.end());
+  struct sigaction ignore {
+  }, before{};
+  ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGXFSZ, &ignore, &before), 0);  // inherited by archfit
+  struct rlimit was {};
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &was), 0);
+  struct rlimit small = was;
+  small.rlim_cur = 256 * 1024;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &small), 0);
+  ProcessResult r = p.run(args);
+  ::setrlimit(RLIMIT_FSIZE, &was);
+  ::sigaction(SIGXFSZ, &before, nullptr);
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("File too large"), std::string::npos) << r.err;
+  EXPECT_EQ(names_in(p / "."), names);
+  EXPECT_EQ(testing::read(p / "r.sarif"), "an earlier report\n");
+  // Without the limit, the same run writes them all, larger than it.
+  r = p.run(args);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_GT(std::filesystem::file_size(p / "r.sarif"), 256u * 1024);
+  EXPECT_TRUE(std::filesystem::exists(p / "r.txt"));
+}
+
+// A report that cannot be written is an error that names it, before the run,
+// and no report is written.
+TEST(ReportFlag, AReportThatCannotBeWrittenFailsBeforeTheRun) {
+  Project p;
+  write_mixed(p);
+  ProcessResult r = p.run(
+      {"lint", "--report", "sarif=r.sarif", "--report", "json=no/such/r.json", "--", "a.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot write no/such/r.json"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(p / "r.sarif"));
+  r = p.run({"lint", "--report", "sarif=/dev/null", "--", "a.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("cannot write /dev/null: it is not a regular file"), std::string::npos)
+      << r.err;
 }
 
 }  // namespace
