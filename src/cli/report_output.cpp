@@ -257,7 +257,7 @@ run::RunSink ReportOutput::sink() {
     }
     return sink;
   }
-  sink.finding = [this](const findings::Finding& f) { hold(f); };
+  sink.finding = [this](findings::Finding&& f) { hold(std::move(f)); };
   const bool junit = std::any_of(reports_.begin(), reports_.end(), [](const auto& r) {
     return r->target.format == report::Format::Junit;
   });

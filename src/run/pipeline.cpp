@@ -209,7 +209,7 @@ class Pipeline {
       }
       // The documents before the fault are reported; the file stays as it is.
       if (resume.stop) {
-        report(*resume.stop);
+        report(findings::Finding(*resume.stop));
         file.edits = Splices();
       }
     }
@@ -288,15 +288,16 @@ class Pipeline {
     if (resume.set_aside) {
       resume.stop = std::move(why);
     } else {
-      report(why);
+      report(std::move(why));
     }
   }
 
-  void report(const findings::Finding& f) {
+  // The finding goes to the sink, which may keep it.
+  void report(findings::Finding&& f) {
     if (is_fault(f)) ++run_.faults;
     run_.counts.add(f.severity);
     if (!f.fixable && f.severity == findings::Severity::Error) ++run_.unfixable_errors;
-    sink_.finding(f);
+    sink_.finding(std::move(f));
   }
 
   // Folds a final document's work into the run, in document order.
@@ -308,8 +309,9 @@ class Pipeline {
     for (const report::WorkloadSeen& seen : w.seen)
       sink_.workload(seen);
     report::sort_findings(w.findings);
-    for (const findings::Finding& f : w.findings)
-      report(f);
+    for (findings::Finding& f : w.findings)
+      report(std::move(f));
+    w.findings.clear();
     append(file, piece);
   }
 

@@ -42,7 +42,7 @@ struct Engine {
     findings.clear();
     workloads.clear();
     run::RunSink sink;
-    sink.finding = [this](const findings::Finding& f) { findings.push_back(f); };
+    sink.finding = [this](findings::Finding&& f) { findings.push_back(std::move(f)); };
     sink.workload = [this](const report::WorkloadSeen& w) { workloads.push_back(w); };
     run::RunOptions with = options;
     if (with.features.empty()) with.features = features.list();  // as the command line has

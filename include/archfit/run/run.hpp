@@ -115,7 +115,7 @@ bool is_fault(const findings::Finding& f);
 // line, column and rule. The run keeps none of them, so that its memory
 // follows its input, not the number of findings.
 struct RunSink {
-  std::function<void(const findings::Finding&)> finding;
+  std::function<void(findings::Finding&&)> finding;           // the sink may keep it
   std::function<void(const report::WorkloadSeen&)> workload;  // may be empty
 };
 
