@@ -148,8 +148,7 @@ class ItemFiles {
 
 // A finding fix fixed, as the result that says so: "fixed missing-toleration:
 // the pods ... do not tolerate their taints (...)".
-findings::Finding changed_result(const findings::Finding& fixed) {
-  findings::Finding f = fixed;
+findings::Finding changed_result(findings::Finding f) {
   f.severity = findings::Severity::Info;
   std::string_view what = f.message;
   std::size_t promise = what.rfind("; archfit fix ");
@@ -313,11 +312,11 @@ int run_krm(const KrmOptions& o) {
       result_list.push_back(result_json(f, files->of(f)));
     }
   };
-  sink.finding = [&](const findings::Finding& f) {
+  sink.finding = [&](findings::Finding&& f) {
     if (lint) return add_result(f);
     // fix returns what it changed, as kpt's mutators do (info, with the
     // field as it was and as written), and what is left for a person.
-    if (f.fixable) return add_result(changed_result(f));
+    if (f.fixable) return add_result(changed_result(std::move(f)));
     if (f.severity >= findings::Severity::Warning) add_result(f);
   };
   // fix hears of every finding, the fixed ones too.

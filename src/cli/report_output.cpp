@@ -1,9 +1,6 @@
 #include "cli/report_output.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <condition_variable>
-#include <deque>
 #include <exception>
 #include <filesystem>
 #include <memory>
@@ -96,89 +93,6 @@ std::vector<ReportTarget> report_targets(const ReportFlags& flags) {
   return out;
 }
 
-// One report's thread and the batches waiting for it. A failure stops the
-// report (later batches are passed over, so the run never waits on it) and is
-// thrown to the run by the next hand-over, or by close().
-class ReportOutput::Lane {
- public:
-  explicit Lane(report::Writer& writer) : writer_(writer), thread_([this] { run(); }) {}
-  ~Lane() { stop(); }
-  Lane(const Lane&) = delete;
-  Lane& operator=(const Lane&) = delete;
-
-  void push(std::shared_ptr<const Batch> batch) {
-    std::unique_lock lock(mutex_);
-    room_.wait(lock, [this] { return queue_.size() < kWaiting; });
-    queue_.push_back(std::move(batch));
-    ready_.notify_one();
-  }
-
-  void rethrow_failure() const {
-    if (failed_.load(std::memory_order_acquire)) std::rethrow_exception(failure_);
-  }
-
-  // Waits until every batch pushed is written; throws what stopped the report.
-  void close() {
-    stop();
-    rethrow_failure();
-  }
-
- private:
-  // Batches waiting, at most: what the reports may lag behind the run.
-  static constexpr std::size_t kWaiting = 4;
-
-  void stop() {
-    {
-      std::lock_guard lock(mutex_);
-      closed_ = true;
-    }
-    ready_.notify_one();
-    if (thread_.joinable()) thread_.join();
-  }
-
-  void run() {
-    for (;;) {
-      std::shared_ptr<const Batch> batch;
-      {
-        std::unique_lock lock(mutex_);
-        ready_.wait(lock, [this] { return !queue_.empty() || closed_; });
-        if (queue_.empty()) return;
-        batch = std::move(queue_.front());
-        queue_.pop_front();
-      }
-      room_.notify_one();
-      if (failed_.load(std::memory_order_relaxed)) continue;
-      try {
-        for (const Event& e : *batch)
-          write(e);
-      } catch (...) {
-        failure_ = std::current_exception();
-        failed_.store(true, std::memory_order_release);
-      }
-    }
-  }
-
-  void write(const Event& e) {
-    if (const auto* f = std::get_if<findings::Finding>(&e)) {
-      writer_.add(*f);
-    } else if (const auto* w = std::get_if<report::WorkloadSeen>(&e)) {
-      writer_.add_workload(*w);
-    } else {
-      writer_.add_diff(std::get<Diff>(e).text);
-    }
-  }
-
-  report::Writer& writer_;
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::condition_variable room_;
-  std::deque<std::shared_ptr<const Batch>> queue_;
-  bool closed_ = false;
-  std::exception_ptr failure_;
-  std::atomic<bool> failed_{false};
-  std::thread thread_;  // last: it starts once the rest is made
-};
-
 ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
   report::WriterOptions options;
   options.shown = shown;
@@ -200,20 +114,14 @@ ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
     reports_.push_back(std::move(r));
   }
   if (reports_.size() > 1) {
+    std::vector<report::Writer*> writers;
     for (auto& r : reports_)
-      r->lane = std::make_unique<Lane>(*r->writer);
+      writers.push_back(r->writer.get());
+    lanes_ = std::make_unique<ReportLanes>(writers);
   }
 }
 
 ReportOutput::~ReportOutput() = default;
-
-namespace {
-
-// Events held before they go to the reports' threads: enough that handing
-// them over costs little beside writing them, few enough to hold no memory.
-constexpr std::size_t kBatch = 512;
-
-}  // namespace
 
 template <class F>
 void ReportOutput::each_report(F&& f) {
@@ -231,22 +139,6 @@ void ReportOutput::each_report(F&& f) {
   if (failure) std::rethrow_exception(failure);
 }
 
-void ReportOutput::hold(Event event) {
-  held_.push_back(std::move(event));
-  if (held_.size() >= kBatch) hand_over();
-}
-
-void ReportOutput::hand_over() {
-  if (held_.empty()) return;
-  auto batch = std::make_shared<const Batch>(std::move(held_));
-  held_.clear();
-  held_.reserve(kBatch);
-  for (const auto& r : reports_) {
-    r->lane->rethrow_failure();
-    r->lane->push(batch);
-  }
-}
-
 run::RunSink ReportOutput::sink() {
   run::RunSink sink;
   if (reports_.size() == 1) {
@@ -257,11 +149,11 @@ run::RunSink ReportOutput::sink() {
     }
     return sink;
   }
-  sink.finding = [this](findings::Finding&& f) { hold(std::move(f)); };
+  sink.finding = [this](findings::Finding&& f) { lanes_->add(std::move(f)); };
   const bool junit = std::any_of(reports_.begin(), reports_.end(), [](const auto& r) {
     return r->target.format == report::Format::Junit;
   });
-  if (junit) sink.workload = [this](const report::WorkloadSeen& w) { hold(w); };
+  if (junit) sink.workload = [this](const report::WorkloadSeen& w) { lanes_->add(w); };
   return sink;
 }
 
@@ -277,15 +169,11 @@ void ReportOutput::add_diff(std::string_view diff) {
     return;
   }
   // In order, after what the run reported before it.
-  hold(Diff{std::string(diff)});
+  lanes_->add(ReportDiff{std::string(diff)});
 }
 
 void ReportOutput::write(const report::Summary& summary) {
-  if (reports_.size() > 1) {
-    hand_over();
-    for (const auto& r : reports_)
-      r->lane->close();
-  }
+  if (lanes_) lanes_->close();
   // Files first: stdout is often a pipe that a reader closes early. Every
   // file is complete before any is put in place: all of them, or none.
   each_report([&summary](Report& r) {

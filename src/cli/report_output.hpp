@@ -5,15 +5,12 @@
 // memory: one for stdout is held in a spool until the run has succeeded; one
 // for a file is written as the run goes into a replacement beside the file,
 // put in place only then.
-// Several reports are written side by side and beside the run: what the run
-// reports is kept in batches of a few hundred events, and each batch is handed
-// to every report's own thread, which writes it in order while the run goes
-// on (a few batches wait at most; then the run waits for the slowest report).
+// Several reports are written side by side and beside the run, each on a
+// thread of its own (cli/report_lanes.hpp).
 #pragma once
 
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -22,6 +19,8 @@
 #include <archfit/base/spool.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/run.hpp>
+
+#include "cli/report_lanes.hpp"
 
 namespace archfit::cli {
 
@@ -66,29 +65,20 @@ class ReportOutput {
   void write(const report::Summary& summary);
 
  private:
-  // What the run reported and the reports have not yet taken, in order.
-  struct Diff {
-    std::string text;
-  };
-  using Event = std::variant<findings::Finding, report::WorkloadSeen, Diff>;
-  using Batch = std::vector<Event>;
-  class Lane;
   struct Report {
     ReportTarget target;
     std::unique_ptr<Spool> spool;         // for stdout
     std::unique_ptr<StreamedWrite> file;  // for a file
     std::unique_ptr<report::Writer> writer;
-    std::unique_ptr<Lane> lane;  // its thread, with several reports
   };
-  void hold(Event event);
-  // The batch held so far, to every report's thread.
-  void hand_over();
   // Runs f(report) for every report, side by side when there are several.
   template <class F>
   void each_report(F&& f);
 
   std::vector<std::unique_ptr<Report>> reports_;
-  Batch held_;
+  // With several reports. Declared after them: its threads end before the
+  // writers they write with are destroyed.
+  std::unique_ptr<ReportLanes> lanes_;
 };
 
 }  // namespace archfit::cli
