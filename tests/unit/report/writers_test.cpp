@@ -207,5 +207,55 @@ TEST(ReportFormats, MarkdownStaysUnderOneMebibyte) {
   EXPECT_NE(text.find("| `missing-arch-affinity` | 20000 | 0 | 0 |"), std::string::npos);
 }
 
+// The table is the findings in order up to the first that does not fit:
+// no later row, however short, and the note counts every one left out.
+TEST(ReportFormats, MarkdownTableIsAPrefixOfTheFindings) {
+  Sample s;
+  for (int i = 0; i < 12000; ++i) {
+    // Long and short messages mixed: a short row could fit after a long one
+    // that did not.
+    s.workloads.push_back({"a.yaml", static_cast<std::uint32_t>(i), 1, {"v1", "Pod", "p", ""}});
+    s.findings.push_back(finding("a.yaml", static_cast<std::uint32_t>(i), 3,
+                                 "missing-arch-affinity", findings::Severity::Error,
+                                 "m" + std::to_string(i) + std::string(i % 3 == 0 ? 200 : 1, 'x'),
+                                 "Pod", "p"));
+  }
+  std::string text = render(Format::Markdown, s);
+  std::size_t shown = 0;
+  for (std::size_t at = 0; (at = text.find("| error |", at)) != std::string::npos; ++at)
+    ++shown;
+  ASSERT_GT(shown, 0u);
+  ASSERT_LT(shown, s.findings.size());
+  for (std::size_t i = 0; i < s.findings.size(); ++i) {
+    bool in = text.find("| m" + std::to_string(i) + "x") != std::string::npos;
+    EXPECT_EQ(in, i < shown) << "finding " << i << " of " << shown << " shown";
+  }
+  EXPECT_NE(text.find("_" + std::to_string(s.findings.size() - shown) + " more findings"),
+            std::string::npos);
+}
+
+// The diff shown is the same whether it comes in one piece or in many, and
+// whole when it fits.
+TEST(ReportFormats, MarkdownShowsTheSameDiffFromPiecesAsFromOne) {
+  auto with_pieces = [](const std::string& diff, std::size_t piece) {
+    std::ostringstream out;
+    std::unique_ptr<Writer> w = make_writer(Format::Markdown, out, WriterOptions{});
+    for (std::size_t at = 0; at < diff.size(); at += piece)
+      w->add_diff(std::string_view(diff).substr(at, piece));
+    w->finish(Summary{1, 1, 1, Counts{}});
+    return out.str();
+  };
+  for (int lines : {3, 40000}) {
+    std::string diff;
+    for (int i = 0; i < lines; ++i)
+      diff += "+ line " + std::to_string(i) + " of the diff, long enough to count\n";
+    const std::string whole = with_pieces(diff, diff.size());
+    for (std::size_t piece : {std::size_t{1000}, std::size_t{65536}, std::size_t{999999}})
+      EXPECT_EQ(with_pieces(diff, piece), whole) << lines << " lines in pieces of " << piece;
+    EXPECT_EQ(whole.find(diff) != std::string::npos, lines == 3);
+    EXPECT_EQ(whole.find("The diff is cut here") != std::string::npos, lines != 3);
+  }
+}
+
 }  // namespace
 }  // namespace archfit::report
