@@ -4,6 +4,8 @@
 // does not depend on lines, so that alerts survive edits above them and
 // manifests rendered afresh. Written as findings come.
 #include <filesystem>
+#include <string>
+#include <unordered_map>
 
 #include <archfit/findings/rules.hpp>
 
@@ -180,7 +182,7 @@ class SarifWriter : public Writer {
     w_.StartObject();
     w_.Key("artifactLocation");
     w_.StartObject();
-    out_.string("uri", artifact_uri(file));
+    out_.string("uri", uri_of(file));
     w_.EndObject();
     if (region.line > 0) {
       w_.Key("region");
@@ -192,6 +194,15 @@ class SarifWriter : public Writer {
       w_.EndObject();
     }
     w_.EndObject();
+  }
+
+  // A finding names its file and often the template it came from, and a
+  // file's findings come together: each URI is made once, not per finding.
+  const std::string& uri_of(const std::string& file) {
+    auto it = uris_.find(file);
+    if (it != uris_.end()) return it->second;
+    if (uris_.size() >= kUrisKept) uris_.clear();
+    return uris_.emplace(file, artifact_uri(file)).first->second;
   }
 
   void text(const char* key, std::string_view value) {
@@ -233,6 +244,8 @@ class SarifWriter : public Writer {
   WriterOptions options_;
   JsonOut out_;
   JsonOut::Writer& w_;
+  static constexpr std::size_t kUrisKept = 4096;
+  std::unordered_map<std::string, std::string> uris_;
 };
 
 }  // namespace

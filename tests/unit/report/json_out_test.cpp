@@ -1,0 +1,116 @@
+// The reports' JSON stream writes exactly what RapidJSON's own writer writes
+// into a string buffer, for any string (escapes, control characters, bytes of
+// 0x80 and above, runs longer than its buffer) and every kind of value.
+#include "report/json_out.hpp"
+
+#include <random>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <rapidjson/stringbuffer.h>
+
+namespace archfit::report::detail {
+namespace {
+
+// A string of `size` bytes drawn mostly from one class, so that runs of
+// plain characters of every length meet escapes.
+std::string generated(std::mt19937& random, std::size_t size) {
+  static const std::string plain = "abcXYZ019 ./:-_{}[],";
+  static const std::string escaped = "\"\\\n\t\r\b\f\x01\x1f";
+  std::string s;
+  s.reserve(size);
+  std::uniform_int_distribution<int> pick(0, 99);
+  int plain_share = std::uniform_int_distribution<int>(0, 100)(random);
+  for (std::size_t i = 0; i < size; ++i) {
+    int r = pick(random);
+    if (r < plain_share) {
+      s += plain[static_cast<std::size_t>(pick(random)) % plain.size()];
+    } else if (r % 3 == 0) {
+      s += escaped[static_cast<std::size_t>(pick(random)) % escaped.size()];
+    } else if (r % 3 == 1) {
+      s += static_cast<char>(0x80 + pick(random));  // any byte >= 0x80, as it comes
+    } else {
+      s += "\xc3\xa9";
+    }
+  }
+  return s;
+}
+
+// The same calls on both writers.
+template <typename W>
+void write_values(W& w, const std::vector<std::string>& strings) {
+  w.StartObject();
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    w.Key(strings[i].data(), static_cast<rapidjson::SizeType>(strings[i].size()));
+    switch (i % 5) {
+      case 0:
+        w.String(strings[i].data(), static_cast<rapidjson::SizeType>(strings[i].size()));
+        break;
+      case 1:
+        w.Uint64(i * 7919u);
+        break;
+      case 2:
+        w.StartArray();
+        w.Bool(true);
+        w.Null();
+        w.Int64(-static_cast<std::int64_t>(i));
+        w.RawValue("{\"a\":[1,2]}", 11, rapidjson::kObjectType);
+        w.EndArray();
+        break;
+      case 3:
+        w.Bool(false);
+        break;
+      default:
+        w.String("");
+    }
+  }
+  w.EndObject();
+}
+
+std::string through_stream(const std::vector<std::string>& strings) {
+  std::ostringstream out;
+  JsonOut json(out);
+  write_values(json.w(), strings);
+  json.end_document();
+  return out.str();
+}
+
+std::string through_buffer(const std::vector<std::string>& strings) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  write_values(w, strings);
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+TEST(JsonOut, WritesWhatRapidJsonWritesForAnyString) {
+  std::mt19937 random(20261127);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::string> strings;
+    int count = std::uniform_int_distribution<int>(1, 40)(random);
+    for (int i = 0; i < count; ++i) {
+      // Mostly short, now and then longer than the stream's 64 KiB buffer.
+      std::size_t size = round % 25 == 0 && i == 0
+                             ? std::uniform_int_distribution<std::size_t>(60000, 200000)(random)
+                             : std::uniform_int_distribution<std::size_t>(0, 300)(random);
+      strings.push_back(generated(random, size));
+    }
+    ASSERT_EQ(through_stream(strings), through_buffer(strings)) << "round " << round;
+  }
+}
+
+TEST(JsonOut, ManyValuesCrossTheBufferAtEveryOffset) {
+  // 20,000 short values: the buffer fills and flushes at many different
+  // places in a value.
+  std::mt19937 random(7);
+  std::vector<std::string> strings;
+  for (int i = 0; i < 20000; ++i) {
+    strings.push_back(generated(random, static_cast<std::size_t>(i % 37)));
+  }
+  std::string written = through_stream(strings);
+  EXPECT_GT(written.size(), 3u * 64 * 1024);
+  EXPECT_EQ(written, through_buffer(strings));
+}
+
+}  // namespace
+}  // namespace archfit::report::detail
