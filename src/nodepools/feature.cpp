@@ -35,7 +35,8 @@ void NodePools::gather(const run::Facts& facts) {
 }
 
 std::optional<run::OwnDocument> NodePools::own(const run::DocumentScope& doc) const {
-  if (!nodepools::may_hold_pools(doc.text) || !nodepools::is_pool_object(doc.tree.root()))
+  // The kind first (a few keys of the root); the text only for pool objects.
+  if (!nodepools::is_pool_object(doc.tree.root()) || !nodepools::may_hold_pools(doc.text))
     return std::nullopt;
   PoolDocument pool = analyze_pool_document(doc.tree, doc.first_line, doc.file, doc.document,
                                             *configs_[doc.setting], task_);

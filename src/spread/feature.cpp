@@ -5,6 +5,7 @@
 #include <archfit/nodepools/model/read.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/spread/feature.hpp>
+#include <archfit/yaml/node.hpp>
 
 namespace archfit::spread {
 
@@ -116,24 +117,29 @@ void Spread::gather(const run::Facts& facts) {
 }
 
 std::optional<std::string> Spread::rewrite(const run::FileResult& file) const {
-  if (!split_) return std::nullopt;
+  // The file is one spread_world read in gather, as it was then (no other
+  // feature rewrites files): when none of them may spread, neither does it.
+  if (!split_ || !worlds_[file.setting].some_file_may_spread) return std::nullopt;
   return respread(file.original, worlds_[file.setting], task_, archs_[file.setting]);
 }
 
 std::optional<run::OwnDocument> Spread::own(const run::DocumentScope& doc) const {
   // A PodDistributor that cannot be read was left out of the spreads; here
   // it throws again, to be reported on its document.
-  if (spread::may_hold_distributors(doc.text))
+  // The kind first (a few keys of the root); the text only for distributors.
+  if (yaml::lookup_path(doc.tree.root().resolved(), {"kind"}).scalar() == "PodDistributor" &&
+      spread::may_hold_distributors(doc.text)) {
     static_cast<void>(spread::read_distributor(doc.tree.root()));
+  }
   return std::nullopt;
 }
 
 std::unique_ptr<run::DocumentPass> Spread::pass(const run::DocumentView& doc) const {
   const bool changing = task_ != run::Task::Remove;
   const bool topology = topology_ && changing;
-  const bool pieces = changing && contains(doc.text, kSplitAnnotation);
-  const bool analyze = active_ || contains(doc.text, spread::kStrategyAnnotation) ||
-                       contains(doc.text, kSplitAnnotation);
+  const bool split_marked = contains(doc.text, kSplitAnnotation);
+  const bool pieces = changing && split_marked;
+  const bool analyze = active_ || split_marked || contains(doc.text, spread::kStrategyAnnotation);
   if (!topology && !pieces && !analyze) return nullptr;
   return std::make_unique<SpreadPass>(worlds_[doc.setting], archs_[doc.setting],
                                       *configs_[doc.setting], topology, pieces, analyze, split_);

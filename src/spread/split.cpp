@@ -246,10 +246,10 @@ SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<nodep
   // Which Deployments an autoscaler scales matters only to a Deployment
   // that may be split: with nothing to spread anywhere, no document is read
   // for it.
-  if (std::none_of(files.begin(), files.end(),
-                   [&world](const FileResult& f) { return may_spread(f.original, world); })) {
-    return world;
-  }
+  world.some_file_may_spread =
+      std::any_of(files.begin(), files.end(),
+                  [&world](const FileResult& f) { return may_spread(f.original, world); });
+  if (!world.some_file_may_spread) return world;
   scan(files, may_hold_scalers, [&world](NodeRef root, const FileResult&) {
     std::string kind = yaml::scalar_text(yaml::lookup_path(root, {"kind"}));
     if (kind != "HorizontalPodAutoscaler" && kind != "ScaledObject") return;

@@ -348,8 +348,18 @@ class Grafter {
     Tree g;
     g.text_ = edited_;
     g.root_ = base_.root_;
-    g.nodes_ = base_.nodes_;
-    g.children_ = base_.children_;
+    // Room for every node and child id at once: the pieces' nodes, and each
+    // regrouped collection's children again (at most all of them).
+    std::size_t piece_nodes = 0;
+    std::size_t piece_children = 0;
+    for (const Piece& piece : pieces_) {
+      piece_nodes += piece.tree->nodes_.size();
+      piece_children += piece.tree->children_.size();
+    }
+    g.nodes_.reserve(base_.nodes_.size() + piece_nodes);
+    g.nodes_.assign(base_.nodes_.begin(), base_.nodes_.end());
+    g.children_.reserve(2 * (base_.children_.size() + piece_children));
+    g.children_.assign(base_.children_.begin(), base_.children_.end());
     g.arena_ = base_.arena_;
     g.props_ = base_.props_;
     for (Node& n : g.nodes_) {

@@ -51,6 +51,9 @@ struct SpreadWorld {
     std::string refused;
   };
   std::vector<Topology> topologies;
+  // may_spread holds for some file of the run (spread_world reads them all
+  // once): when not, no file of it has anything to split or undo.
+  bool some_file_may_spread = false;
 };
 
 // Throws Error(Input) at a PodDistributor field that cannot be read.

@@ -188,10 +188,11 @@ Pool node_group(NodeRef root, NodeRef group, const std::string& path, const Read
 }  // namespace
 
 bool may_hold_pools(std::string_view text) {
-  for (std::string_view kind : {"NodePool", "Provisioner", "ClusterConfig"}) {
-    if (contains(text, kind)) return true;
-  }
-  return false;
+  // A pool object names its API group and its kind (is_pool_object); most
+  // texts name neither group, which is two scans instead of three.
+  return (contains(text, "karpenter.sh/") &&
+          (contains(text, "NodePool") || contains(text, "Provisioner"))) ||
+         (contains(text, "eksctl.io/") && contains(text, "ClusterConfig"));
 }
 
 bool is_pool_object(NodeRef root) {

@@ -18,8 +18,8 @@ struct ReadOptions {
   std::map<std::string, std::string> instance_archs;
 };
 
-// Whether a document's text may hold a pool object: a quick look for the
-// kinds' names before anything is parsed.
+// Whether a document's text may hold a pool object: a quick look for their
+// API groups and kinds before anything is parsed.
 bool may_hold_pools(std::string_view text);
 
 // The object is a NodePool, a Provisioner or a ClusterConfig.

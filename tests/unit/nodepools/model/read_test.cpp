@@ -142,8 +142,13 @@ managedNodeGroups: [{name: g, instanceTypes: [q9x.large]}]
 TEST(ReadPools, OtherObjectsGiveNone) {
   EXPECT_TRUE(read("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: NodePool}\n").empty());
   EXPECT_TRUE(read("apiVersion: example.com/v1\nkind: NodePool\n").empty());
-  EXPECT_TRUE(may_hold_pools("kind: NodePool"));
-  EXPECT_FALSE(may_hold_pools("kind: Deployment"));
+  EXPECT_TRUE(may_hold_pools("apiVersion: karpenter.sh/v1\nkind: NodePool"));
+  EXPECT_TRUE(may_hold_pools("apiVersion: karpenter.sh/v1alpha5\nkind: Provisioner"));
+  EXPECT_TRUE(may_hold_pools("apiVersion: eksctl.io/v1alpha5\nkind: ClusterConfig"));
+  // A kind without its group, or a group without a pool kind, is no pool.
+  EXPECT_FALSE(may_hold_pools("kind: NodePool"));
+  EXPECT_FALSE(may_hold_pools("apiVersion: eksctl.io/v1alpha5\nkind: NodePool"));
+  EXPECT_FALSE(may_hold_pools("kind: Deployment\nnodeSelector: {karpenter.sh/nodepool: a}"));
 }
 
 TEST(ReadPools, BadFieldsAreErrorsAtTheirPlace) {
