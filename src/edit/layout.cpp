@@ -1,3 +1,5 @@
+#include <array>
+#include <cstdint>
 #include <map>
 
 #include <archfit/edit/layout.hpp>
@@ -14,23 +16,36 @@ Layout detect_layout(const yaml::Tree& tree) {
   layout.json = root.is_mapping() && root.style() == yaml::Style::Flow && root.size() > 0 &&
                 root.key(0).style() == yaml::Style::DoubleQuoted;
 
-  std::map<int, int> steps;  // indentation step -> how often
+  // Indentation step -> how often; steps up to kSmall counted in an array
+  // (nearly all), wider ones in a map. Nodes are read straight from the tree.
+  constexpr int kSmall = 32;
+  std::array<int, kSmall + 1> small{};
+  std::map<int, int> wide;
   int indented = 0;
   int flush = 0;
   for (yaml::NodeId id = 0; id < tree.node_count(); ++id) {
-    yaml::NodeRef m(&tree, id);
-    if (!m.is_mapping() || m.style() != yaml::Style::Block) continue;
-    for (std::size_t i = 0; i < m.size(); ++i) {
-      yaml::NodeRef key = m.key(i);
-      yaml::NodeRef value = m.value(i);
-      if (value.style() != yaml::Style::Block || value.line() == key.line()) continue;
-      int step = static_cast<int>(value.column()) - static_cast<int>(key.column());
-      if (value.is_mapping() && step > 0) ++steps[step];
-      if (value.is_sequence()) (step > 0 ? indented : flush) += 1;
+    const yaml::Node& m = tree.node(id);
+    if (m.kind != yaml::Kind::Mapping || m.style != yaml::Style::Block) continue;
+    for (std::uint32_t i = 0; i + 1 < m.child_count; i += 2) {
+      const yaml::Node& key = tree.node(tree.child(m.first_child + i));
+      const yaml::Node& value = tree.node(tree.child(m.first_child + i + 1));
+      if (value.style != yaml::Style::Block || value.line == key.line) continue;
+      int step = static_cast<int>(value.column) - static_cast<int>(key.column);
+      if (value.kind == yaml::Kind::Mapping && step > 0) {
+        ++(step <= kSmall ? small[static_cast<std::size_t>(step)] : wide[step]);
+      }
+      if (value.kind == yaml::Kind::Sequence) (step > 0 ? indented : flush) += 1;
     }
   }
+  // The most frequent step; of equally frequent ones, the smallest.
   int best = 0;
-  for (const auto& [step, count] : steps) {
+  for (int step = 1; step <= kSmall; ++step) {
+    if (small[static_cast<std::size_t>(step)] > best) {
+      best = small[static_cast<std::size_t>(step)];
+      layout.indent = step;
+    }
+  }
+  for (const auto& [step, count] : wide) {
     if (count > best) {
       best = count;
       layout.indent = step;
