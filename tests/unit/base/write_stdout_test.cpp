@@ -2,6 +2,8 @@
 // takes a few KiB at a time, also when a signal interrupts the writes again
 // and again (so that they return part-way through a batch or a part).
 #include <chrono>
+#include <cstdio>
+#include <iostream>
 #include <fcntl.h>
 #include <random>
 #include <signal.h>
@@ -28,6 +30,10 @@ std::string captured(Write write, bool interrupted = false) {
   int fds[2];
   EXPECT_EQ(::pipe(fds), 0);
   ::fcntl(fds[1], F_SETPIPE_SZ, 4096);
+  // What the test runner has buffered for standard output goes there first
+  // (write_stdout flushes std::cout, which flushes stdio's buffer).
+  std::cout.flush();
+  std::fflush(stdout);
   int saved = ::dup(STDOUT_FILENO);
   ::dup2(fds[1], STDOUT_FILENO);
   ::close(fds[1]);
