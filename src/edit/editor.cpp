@@ -279,8 +279,11 @@ class DocumentEditor::Session {
       NodeRef key = parent.key(index_in(parent, node));
       std::uint32_t after_colon = at_.colon_after(key);
       if (after_colon == kNoPosition) return (void)fail(explicit_key_message(key));
-      return add(after_colon, span.end,
-                 render_after_key(want, at_.column_at(key.span().begin), e_.layout_) + tail);
+      add(after_colon, span.end,
+          render_after_key(want, at_.column_at(key.span().begin), e_.layout_) + tail);
+      pending_.back().collection = node.id();
+      pending_.back().replaces = true;
+      return;
     }
     std::uint32_t dash = at_.dash_before(node);
     if (dash == kNoPosition) return (void)fail("cannot find the '-' of a sequence item");
@@ -678,8 +681,8 @@ std::vector<yaml::Insertion> DocumentEditor::insertions() const {
   std::vector<yaml::Insertion> out;
   for (std::size_t i : order()) {
     const Splice& s = splices_[i];
-    if (s.collection == yaml::kNoNode || s.end != s.begin) return {};
-    out.push_back(yaml::Insertion{s.collection, s.before, s.begin, s.text});
+    if (s.collection == yaml::kNoNode || (s.end != s.begin) != s.replaces) return {};
+    out.push_back(yaml::Insertion{s.collection, s.before, s.begin, s.text, s.end});
   }
   return out;
 }

@@ -167,9 +167,11 @@ class Grafter {
   std::optional<Tree> run() {
     if (insertions_.empty() || edited_.size() > limits_.max_document_bytes) return std::nullopt;
     if (!place_insertions()) return std::nullopt;
+    parent_ = parents();
     std::uint32_t breaks_before = 0;  // line breaks of the pieces before this one
     for (Piece& piece : pieces_) {
-      std::optional<std::uint32_t> line = fits(*piece.insertion);
+      std::optional<std::uint32_t> line =
+          piece.replaces ? fits_replacement(piece) : fits(*piece.insertion);
       if (!line) return std::nullopt;
       piece.first_line = *line + breaks_before;
       if (!parse_piece(piece)) return std::nullopt;
@@ -181,6 +183,10 @@ class Grafter {
  private:
   struct Piece {
     const Insertion* insertion = nullptr;
+    bool replaces = false;             // a key's empty value written out (Insertion::end)
+    std::string_view lines;            // what is parsed: the lines, each with its break
+    std::uint32_t key_column = 0;      // replacing: the column of the value's key
+    std::uint32_t children_base = 0;   // where its child ids start in the grafted tree
     std::uint32_t pos = 0;             // where its lines start in the edited text
     std::uint32_t first_line = 0;      // the 0-based file line of `pos`
     std::uint32_t breaks = 0;          // line breaks in its lines
@@ -197,8 +203,14 @@ class Grafter {
     std::uint32_t from = 0;
     std::size_t out = 0;
     for (const Insertion& in : insertions_) {
-      if (in.at < from || in.at > text_.size() || in.lines.empty() || in.lines.back() != '\n' ||
+      const bool replaces = in.end > in.at;
+      if (in.at < from || in.at > text_.size() || in.lines.empty() ||
           has_unicode_breaks(in.lines)) {
+        return false;
+      }
+      if (replaces ? in.end >= text_.size() || text_[in.end] != '\n' || in.lines.front() != '\n' ||
+                         in.lines.size() <= in.end - in.at
+                   : in.lines.back() != '\n') {
         return false;
       }
       std::string_view kept = text_.substr(from, in.at - from);
@@ -207,10 +219,15 @@ class Grafter {
       if (edited_.substr(out, in.lines.size()) != in.lines) return false;
       Piece& piece = pieces_.emplace_back();
       piece.insertion = &in;
-      piece.pos = static_cast<std::uint32_t>(out);
+      piece.replaces = replaces;
+      // A replacement's lines start after its first break and end with the
+      // original's break after it (checked above, and kept by the check
+      // that follows this loop).
+      piece.pos = static_cast<std::uint32_t>(replaces ? out + 1 : out);
+      piece.lines = replaces ? edited_.substr(out + 1, in.lines.size()) : in.lines;
       piece.breaks = line_breaks(in.lines);
       out += in.lines.size();
-      from = in.at;
+      from = replaces ? in.end : in.at;
     }
     return edited_.substr(out) == text_.substr(from);
   }
@@ -222,17 +239,67 @@ class Grafter {
   std::uint32_t entry_column(const Node& m) const {
     if (m.kind == Kind::Mapping) {
       const Node& key = node(child(m, 0));
-      std::uint32_t start = key.span.begin;
-      while (start > 0 && text_[start - 1] != '\n')
-        --start;
-      for (std::uint32_t i = start; i < key.span.begin; ++i) {
-        char c = text_[i];
-        if (c == ' ') continue;
-        if (c != '-' || i + 1 >= key.span.begin || text_[i + 1] != ' ') return 0;
-      }
-      return key.column;
+      return starts_its_line(key.span.begin) ? key.column : 0;
     }
     return m.has_props ? 0 : m.column;  // a block sequence starts at its first '-'
+  }
+
+  // Nothing but blanks and sequence dashes ("- ") before `at` on its line.
+  bool starts_its_line(std::uint32_t at) const {
+    std::uint32_t start = at;
+    while (start > 0 && text_[start - 1] != '\n')
+      --start;
+    for (std::uint32_t i = start; i < at; ++i) {
+      char c = text_[i];
+      if (c == ' ') continue;
+      if (c != '-' || i + 1 >= at || text_[i + 1] != ' ') return false;
+    }
+    return true;
+  }
+
+  // A replacement (Insertion::end) reads as the collection parsed alone in
+  // its key's place when: the value is `{}` or `[]` without tag or anchor,
+  // the value of an entry of a block mapping whose key is a one-line scalar
+  // that starts its line, `key:` then blanks then the value then the line's
+  // end; and the new lines (parse_piece) are one block collection of the
+  // same kind below the key: deeper than the key for a mapping, at its
+  // column or deeper for a sequence, as a block sequence may stand under its
+  // key. The rest of the line after the value was only its break, so the
+  // lines after the new ones start as they started after the value's line.
+  // Returns the 0-based file line of the first new line, as the original
+  // counts lines.
+  std::optional<std::uint32_t> fits_replacement(Piece& piece) const {
+    const Insertion& in = *piece.insertion;
+    if (in.collection >= base_.node_count()) return std::nullopt;
+    const Node& value = node(in.collection);
+    if ((value.kind != Kind::Mapping && value.kind != Kind::Sequence) ||
+        value.style != Style::Flow || value.child_count != 0 || value.has_props ||
+        value.span.end != in.end || value.span.begin < in.at) {
+      return std::nullopt;
+    }
+    std::string_view brackets = value.kind == Kind::Mapping ? "{}" : "[]";
+    if (text_.substr(value.span.begin, value.span.end - value.span.begin) != brackets ||
+        in.at == 0 || text_[in.at - 1] != ':' ||
+        !only(text_.substr(in.at, value.span.begin - in.at), " ")) {
+      return std::nullopt;
+    }
+    NodeId m = parent_[in.collection];
+    if (m == kNoNode || node(m).kind != Kind::Mapping || node(m).style != Style::Block) {
+      return std::nullopt;
+    }
+    const Node& map = node(m);
+    std::uint32_t i = 1;
+    while (i < map.child_count && child(map, i) != in.collection)
+      i += 2;
+    if (i >= map.child_count) return std::nullopt;  // not a value of it
+    const Node& key = node(child(map, i - 1));
+    if (key.kind != Kind::Scalar || key.has_props || is_block_scalar(key) ||
+        key.line != value.line || key.span.end + 1 != in.at || key.span.end <= key.span.begin ||
+        !starts_its_line(key.span.begin)) {
+      return std::nullopt;
+    }
+    piece.key_column = key.column;
+    return value.line;
   }
 
   // The lines at `at` become entries (items) of the collection that read the
@@ -295,14 +362,16 @@ class Grafter {
   // cleanly.
   bool parse_piece(Piece& piece) const {
     const Insertion& in = *piece.insertion;
-    piece.tree = piece_trees.parsed(in.lines, limits_);
+    piece.tree = piece_trees.parsed(piece.lines, limits_);
     if (!piece.tree) return false;
     const Tree& t = *piece.tree;
     const Node& m = node(in.collection);
     if (t.root_ != 0 || !t.props_.empty()) return false;
     const Node& root = t.node(0);
-    if (root.kind != m.kind || root.style != Style::Block || root.column != entry_column(m) ||
-        root.child_count == 0) {
+    if (root.kind != m.kind || root.style != Style::Block || root.child_count == 0) return false;
+    if (!piece.replaces           ? root.column != entry_column(m)
+        : m.kind == Kind::Mapping ? root.column <= piece.key_column
+                                  : root.column < piece.key_column) {
       return false;
     }
     NodeId last = 0;
@@ -311,8 +380,8 @@ class Grafter {
     }
     const Node& end = t.node(last);
     if (is_block_scalar(end) || end.span.end == end.span.begin) return false;
-    return only(in.lines.substr(0, root.span.begin), " ") &&
-           only(in.lines.substr(root.span.end), " \r\n");
+    return only(piece.lines.substr(0, root.span.begin), " ") &&
+           only(piece.lines.substr(root.span.end), " \r\n");
   }
 
   // Moves an original node past the lines inserted before it: those at its
@@ -329,6 +398,24 @@ class Grafter {
     for (const Piece& piece : pieces_) {
       std::uint32_t at = piece.insertion->at;
       if (at > begin && at > end) break;  // pieces are in text order
+      if (piece.replaces) {
+        // What follows the replaced text moves by what the text grew by,
+        // what holds it grows by as much; nothing else may touch it (the
+        // value it replaces is not moved: compose puts the new one there).
+        const std::uint32_t replaced_end = piece.insertion->end;
+        const auto grows =
+            static_cast<std::uint32_t>(piece.insertion->lines.size()) - (replaced_end - at);
+        if (begin >= replaced_end) {
+          by_begin += grows;
+          by_end += grows;
+          lines += piece.breaks;
+        } else if (begin >= at || (end > at && end < replaced_end)) {
+          return false;
+        } else if (end >= replaced_end) {
+          by_end += grows;
+        }
+        continue;
+      }
       if ((at == begin && begin == end) || (at == end && is_block_scalar(n))) return false;
       auto length = static_cast<std::uint32_t>(piece.insertion->lines.size());
       if (at <= begin) {
@@ -362,19 +449,51 @@ class Grafter {
     g.children_.assign(base_.children_.begin(), base_.children_.end());
     g.arena_ = base_.arena_;
     g.props_ = base_.props_;
-    for (Node& n : g.nodes_) {
-      if (!move(n)) return std::nullopt;
+    for (NodeId id = 0; id < g.nodes_.size(); ++id) {
+      if (!replaced(id) && !move(g.nodes_[id])) return std::nullopt;
     }
     for (Piece& piece : pieces_)
       add_piece(g, piece);
-    std::vector<NodeId> parent = parents();
     for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      if (pieces_[i].replaces) {
+        if (!put_in_place(g, pieces_[i])) return std::nullopt;
+        continue;
+      }
       NodeId m = pieces_[i].insertion->collection;
       bool first = std::none_of(pieces_.begin(), pieces_.begin() + static_cast<std::ptrdiff_t>(i),
                                 [m](const Piece& p) { return p.insertion->collection == m; });
-      if (first && !regroup(g, m, parent)) return std::nullopt;
+      if (first && !regroup(g, m, parent_)) return std::nullopt;
     }
     return g;
+  }
+
+  bool replaced(NodeId id) const {
+    return std::any_of(pieces_.begin(), pieces_.end(), [id](const Piece& p) {
+      return p.replaces && p.insertion->collection == id;
+    });
+  }
+
+  // The replaced value's node becomes the piece's root (its children are
+  // the piece's, added by add_piece), and the collections that end with it
+  // end where it now ends.
+  bool put_in_place(Tree& g, const Piece& piece) const {
+    const NodeId v = piece.insertion->collection;
+    std::uint32_t depth = 0;
+    for (NodeId a = v; a != kNoNode; a = parent_[a])
+      ++depth;
+    if (depth + piece.tree->node_count() > limits_.max_depth) return false;
+    Node root = piece.tree->node(0);
+    root.span.begin += piece.pos;
+    root.span.end += piece.pos;
+    root.line += piece.first_line;
+    root.first_child += piece.children_base;
+    g.nodes_[v] = root;
+    for (NodeId at = v; parent_[at] != kNoNode; at = parent_[at]) {
+      Node& up = g.nodes_[parent_[at]];
+      if (g.children_[up.first_child + up.child_count - 1] != at) break;
+      up.span.end = g.nodes_[at].span.end;
+    }
+    return true;
   }
 
   // Appends a piece's nodes (all but its root) with their new ids, offsets and
@@ -384,6 +503,7 @@ class Grafter {
     piece.first_id = static_cast<NodeId>(g.nodes_.size());
     auto id = [&piece](NodeId local) { return piece.first_id + local - 1; };
     auto children_base = static_cast<std::uint32_t>(g.children_.size());
+    piece.children_base = children_base;
     auto arena_base = static_cast<std::uint32_t>(g.arena_.size());
     for (NodeId c : t.children_)
       g.children_.push_back(c == 0 ? kNoNode : id(c));
@@ -477,6 +597,7 @@ class Grafter {
   std::span<const Insertion> insertions_;
   const Limits& limits_;
   std::vector<Piece> pieces_;
+  std::vector<NodeId> parent_;  // of the original's nodes (parents())
 };
 
 std::optional<Tree> graft(const Tree& base, std::string_view edited,

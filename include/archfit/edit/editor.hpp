@@ -28,9 +28,11 @@ struct Splice {
   std::string text;
   int rank = 0;  // among inserts at one position, lower goes first
   // For whole lines of new entries or items of a block collection: that
-  // collection, and how many of its entries stay in front of them.
+  // collection, and how many of its entries stay in front of them. For a
+  // key's value replaced from after its ':' (`replaces`): that value.
   yaml::NodeId collection = yaml::kNoNode;
   std::size_t before = 0;
+  bool replaces = false;
 };
 
 class DocumentEditor {
@@ -68,8 +70,8 @@ class DocumentEditor {
   std::string apply() const;
 
   // The splices in the order apply() writes them, as insertions of whole
-  // lines into block collections (see yaml::graft); empty when one of them
-  // is something else.
+  // lines into block collections and keys' values written anew from after
+  // their ':' (see yaml::graft); empty when one of them is something else.
   std::vector<yaml::Insertion> insertions() const;
 
  private:

@@ -8,6 +8,9 @@
 // around them. graft() checks that this holds for each insertion, parses only
 // the inserted lines, and builds the edited document's tree from the
 // original's nodes (moved to their new offsets and lines) and the new ones.
+// The same holds for a key's empty value `{}` or `[]` at the end of its line
+// written out as lines of a block collection below the key: the new node
+// takes the empty one's place.
 // The result is exactly the tree parse_document would build from the edited
 // text; where that cannot be shown, graft() declines and the caller parses.
 #pragma once
@@ -23,11 +26,19 @@
 
 namespace archfit::yaml {
 
+// New lines in a block collection, or (`end` > `at`) a key's empty value
+// written out as a block collection.
 struct Insertion {
   NodeId collection = kNoNode;  // a block mapping or sequence of the original tree
   std::size_t before = 0;       // its entries (or items) that stay in front of the new ones
   std::uint32_t at = 0;         // where the lines go in the original text: a line start
   std::string_view lines;       // whole lines, the last ending with a line break
+  // A replacement when greater than `at`: the original text [at, end), a
+  // block mapping entry's value `{}` or `[]` (`collection`, without tag or
+  // anchor) and the blanks after its key's ':', where the value ends its
+  // line. `lines` is then a line break and whole lines of a block collection
+  // of the same kind, the last without its break (the original's follows).
+  std::uint32_t end = 0;
 };
 
 // The tree of `edited`, which must be the text of `base` with `insertions`
