@@ -443,9 +443,8 @@ class Grafter {
       piece_nodes += piece.tree->nodes_.size();
       piece_children += piece.tree->children_.size();
     }
-    g.nodes_.reserve(base_.nodes_.size() + piece_nodes);
+    g.reserve(base_.nodes_.size() + piece_nodes, 2 * (base_.children_.size() + piece_children));
     g.nodes_.assign(base_.nodes_.begin(), base_.nodes_.end());
-    g.children_.reserve(2 * (base_.children_.size() + piece_children));
     g.children_.assign(base_.children_.begin(), base_.children_.end());
     g.arena_ = base_.arena_;
     g.props_ = base_.props_;

@@ -91,8 +91,7 @@ class TreeBuilder {
         offsets_(text.substr(skipped)),
         skipped_(skipped) {
     tree_.text_ = text;
-    tree_.nodes_.reserve(text.size() / 12 + 8);
-    tree_.children_.reserve(text.size() / 12 + 8);
+    tree_.reserve(text.size() / 12 + 8, text.size() / 12 + 8);
   }
 
   Tree build() {

@@ -118,6 +118,9 @@ class Tree {
   Tree& operator=(const Tree&) = delete;
   Tree(Tree&&) = default;
   Tree& operator=(Tree&&) = default;
+  // Gives its node and child arrays to the next trees this thread builds
+  // (a run builds two for every edited document: see tree_storage.cpp).
+  ~Tree();
 
   // Null for a document without content (only comments or `---` alone are an
   // empty plain scalar, which is not null here: see NodeRef::is_null).
@@ -134,6 +137,10 @@ class Tree {
  private:
   friend class TreeBuilder;
   friend class Grafter;
+
+  // Empty arrays with room for at least `nodes` nodes and `children` child
+  // ids, spare ones of this thread's when it has them.
+  void reserve(std::size_t nodes, std::size_t children);
 
   struct Props {
     NodeId node;
