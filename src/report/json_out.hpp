@@ -80,6 +80,24 @@ inline bool Writer<archfit::report::detail::BufferedStream>::ScanWriteUnescapedS
   const char* begin = is.src_;
   const char* end = is.head_ + length;
   const char* p = begin;
+  // Eight bytes at a time while none of them needs an escape (each test
+  // below is exact about whether some byte of the word is such a byte); then
+  // byte by byte up to the one that does.
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  constexpr std::uint64_t kHighs = 0x8080808080808080u;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    const std::uint64_t quote = w ^ (kOnes * '"');
+    const std::uint64_t slash = w ^ (kOnes * '\\');
+    // The high bit of some byte is set when a byte is below 0x20 (the ~w
+    // keeps bytes of 0x80 and above out) or is '"' or '\\' (a zero byte
+    // of the xor'd word).
+    const std::uint64_t stop =
+        ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
+    if ((stop & kHighs) != 0) break;
+    p += 8;
+  }
   while (p != end) {
     auto c = static_cast<unsigned char>(*p);
     if (c < 0x20 || c == '"' || c == '\\') break;
