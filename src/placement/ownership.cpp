@@ -181,11 +181,7 @@ std::string format_record_path(const Path& path) {
 // FNV-1a over the canonical JSON of the value (mapping keys sorted), folded
 // to 32 bits.
 std::uint32_t data_hash(const Value& value) {
-  std::uint64_t h = 1469598103934665603ull;
-  for (unsigned char c : yaml::to_json(value, yaml::KeyOrder::Sorted)) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
+  std::uint64_t h = yaml::json_fnv1a(value, yaml::KeyOrder::Sorted);
   return static_cast<std::uint32_t>(h ^ (h >> 32));
 }
 

@@ -1,7 +1,10 @@
 // Values as JSON: every JSON archfit writes goes through RapidJSON's writer.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 #include <rapidjson/stringbuffer.h>
@@ -12,12 +15,27 @@
 namespace archfit::yaml {
 namespace {
 
-using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+// FNV-1a of what is written, without keeping it.
+class Fnv1aStream {
+ public:
+  using Ch = char;
+  void Put(char c) {
+    hash_ ^= static_cast<unsigned char>(c);
+    hash_ *= 1099511628211ull;
+  }
+  void Flush() {}
+  std::uint64_t hash() const { return hash_; }
 
+ private:
+  std::uint64_t hash_ = 1469598103934665603ull;
+};
+
+template <typename Writer>
 void write_string(Writer& w, const std::string& s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
+template <typename Writer>
 void write(Writer& w, const Value& v, KeyOrder order) {
   switch (v.type()) {
     case Value::Type::Null:
@@ -53,18 +71,32 @@ void write(Writer& w, const Value& v, KeyOrder order) {
       w.EndArray();
       return;
     case Value::Type::Mapping: {
-      std::vector<const Value::Entry*> entries;
-      entries.reserve(v.entries().size());
-      for (const Value::Entry& e : v.entries())
-        entries.push_back(&e);
-      if (order == KeyOrder::Sorted) {
+      w.StartObject();
+      if (order == KeyOrder::AsWritten) {
+        for (const Value::Entry& e : v.entries()) {
+          write_string(w, e.first);
+          write(w, e.second, order);
+        }
+      } else {
+        // By key; a few entries (most mappings) sorted in place on the stack.
+        constexpr std::size_t kFew = 16;
+        std::array<const Value::Entry*, kFew> few{};
+        std::vector<const Value::Entry*> many;
+        std::span<const Value::Entry*> entries;
+        if (v.entries().size() <= kFew) {
+          entries = std::span<const Value::Entry*>(few.data(), v.entries().size());
+        } else {
+          many.resize(v.entries().size());
+          entries = many;
+        }
+        for (std::size_t i = 0; i < entries.size(); ++i)
+          entries[i] = &v.entries()[i];
         std::sort(entries.begin(), entries.end(),
                   [](const Value::Entry* a, const Value::Entry* b) { return a->first < b->first; });
-      }
-      w.StartObject();
-      for (const Value::Entry* e : entries) {
-        write_string(w, e->first);
-        write(w, e->second, order);
+        for (const Value::Entry* e : entries) {
+          write_string(w, e->first);
+          write(w, e->second, order);
+        }
       }
       w.EndObject();
       return;
@@ -76,9 +108,16 @@ void write(Writer& w, const Value& v, KeyOrder order) {
 
 std::string to_json(const Value& value, KeyOrder order) {
   rapidjson::StringBuffer buffer;
-  Writer writer(buffer);
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
   write(writer, value, order);
   return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+std::uint64_t json_fnv1a(const Value& value, KeyOrder order) {
+  Fnv1aStream stream;
+  rapidjson::Writer<Fnv1aStream> writer(stream);
+  write(writer, value, order);
+  return stream.hash();
 }
 
 }  // namespace archfit::yaml

@@ -91,5 +91,7 @@ bool equals(NodeRef node, const Value& value, const Limits& limits = {});
 // the canonical form that ownership hashes. A NaN or infinity writes null.
 enum class KeyOrder : std::uint8_t { AsWritten, Sorted };
 std::string to_json(const Value& value, KeyOrder order = KeyOrder::AsWritten);
+// The 64-bit FNV-1a hash of to_json(value, order), without writing it out.
+std::uint64_t json_fnv1a(const Value& value, KeyOrder order);
 
 }  // namespace archfit::yaml
