@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
 
 #include <archfit/base/text.hpp>
 #include <archfit/placement/ownership.hpp>
@@ -193,18 +192,20 @@ std::string Ownership::str() const {
     switch (e.kind) {
       case OwnedEntry::Kind::Created:
         out += '+';
-        out += format_record_path(e.path);
+        yaml::append_path(out, e.path, short_name);
         break;
       case OwnedEntry::Kind::Wrote: {
-        out += format_record_path(e.path);
-        char hex[10];
-        std::snprintf(hex, sizeof hex, "#%08x", e.hash);
-        out += hex;
+        yaml::append_path(out, e.path, short_name);
+        // "#" and eight lower-case hex digits.
+        static constexpr char kHex[] = "0123456789abcdef";
+        out += '#';
+        for (int shift = 28; shift >= 0; shift -= 4)
+          out += kHex[(e.hash >> shift) & 0xf];
         break;
       }
       case OwnedEntry::Kind::Took:
         out += '-';
-        out += format_record_path(e.path);
+        yaml::append_path(out, e.path, short_name);
         if (!e.path.back().is_index) {
           out += '@';
           out += std::to_string(e.position);
@@ -213,7 +214,7 @@ std::string Ownership::str() const {
         out += yaml::to_json(e.value);
         break;
       case OwnedEntry::Kind::Filled:
-        out += format_record_path(e.path);
+        yaml::append_path(out, e.path, short_name);
         out += '=';
         out += e.written;
         break;

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <charconv>
 
 #include <rapidjson/document.h>
 
@@ -95,18 +96,28 @@ Path parse_path(std::string_view text) {
 
 std::string format_path(const Path& path, StepName name) {
   std::string out;
+  append_path(out, path, name);
+  return out;
+}
+
+void append_path(std::string& out, const Path& path, StepName name) {
   for (std::size_t i = 0; i < path.size(); ++i) {
     const PathStep& step = path[i];
     if (step.is_index) {
-      out += '[' + std::to_string(step.index) + ']';
+      char digits[24];
+      auto [end, ec] = std::to_chars(digits, digits + sizeof digits, step.index);
+      out += '[';
+      out.append(digits, end);
+      out += ']';
     } else if (is_plain_key(step.key)) {
       if (i > 0) out += '.';
       out += name != nullptr ? name(path, i) : std::string_view(step.key);
     } else {
-      out += '[' + to_json(Value::string(step.key)) + ']';
+      out += '[';
+      out += to_json(Value::string(step.key));
+      out += ']';
     }
   }
-  return out;
 }
 
 std::string join_path(std::string_view first, std::string_view second) {

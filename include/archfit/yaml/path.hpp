@@ -45,6 +45,8 @@ Path parse_path(std::string_view text);
 // record's short names); it is called for plain keys only.
 using StepName = std::string_view (*)(const Path& path, std::size_t step);
 std::string format_path(const Path& path, StepName name = nullptr);
+// format_path's text appended to `out`.
+void append_path(std::string& out, const Path& path, StepName name = nullptr);
 
 // Two paths one after the other; either may be empty.
 std::string join_path(std::string_view first, std::string_view second);
