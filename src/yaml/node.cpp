@@ -5,65 +5,11 @@
 
 namespace archfit::yaml {
 
-const Node& NodeRef::node() const {
-  return tree_->node(id_);
-}
-
-std::string_view NodeRef::scalar() const {
-  if (!*this) return {};
-  const Node& n = node();
-  if (n.kind != Kind::Scalar) return {};
-  return tree_->value_of(n);
-}
-
 std::string_view NodeRef::tag() const {
   return *this ? tree_->tag_of(id_) : std::string_view();
 }
 std::string_view NodeRef::anchor() const {
   return *this ? tree_->anchor_of(id_) : std::string_view();
-}
-
-NodeRef NodeRef::target() const {
-  if (!is_alias()) return {};
-  return NodeRef(tree_, node().first_child);
-}
-
-NodeRef NodeRef::resolved() const {
-  return is_alias() ? target() : *this;
-}
-
-std::string_view NodeRef::text() const {
-  if (!*this) return {};
-  Span s = node().span;
-  return tree_->text().substr(s.begin, s.end - s.begin);
-}
-
-std::size_t NodeRef::size() const {
-  if (!*this) return 0;
-  const Node& n = node();
-  switch (n.kind) {
-    case Kind::Sequence:
-      return n.child_count;
-    case Kind::Mapping:
-      return n.child_count / 2;
-    default:
-      return 0;
-  }
-}
-
-NodeRef NodeRef::item(std::size_t i) const {
-  if (!is_sequence() || i >= node().child_count) return {};
-  return NodeRef(tree_, tree_->child(node().first_child + static_cast<std::uint32_t>(i)));
-}
-
-NodeRef NodeRef::key(std::size_t i) const {
-  if (!is_mapping() || 2 * i >= node().child_count) return {};
-  return NodeRef(tree_, tree_->child(node().first_child + static_cast<std::uint32_t>(2 * i)));
-}
-
-NodeRef NodeRef::value(std::size_t i) const {
-  if (!is_mapping() || 2 * i + 1 >= node().child_count) return {};
-  return NodeRef(tree_, tree_->child(node().first_child + static_cast<std::uint32_t>(2 * i + 1)));
 }
 
 std::size_t NodeRef::find(std::string_view wanted) const {
@@ -80,11 +26,6 @@ std::size_t NodeRef::find(std::string_view wanted) const {
 NodeRef NodeRef::get(std::string_view wanted) const {
   std::size_t i = find(wanted);
   return i == npos ? NodeRef() : value(i);
-}
-
-std::string_view Tree::value_of(const Node& n) const {
-  const std::string_view source = n.value_in_text ? text_ : std::string_view(arena_);
-  return source.substr(n.value_offset, n.value_length);
 }
 
 namespace {

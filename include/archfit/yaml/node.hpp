@@ -156,6 +156,67 @@ class Tree {
   std::vector<Props> props_;  // sorted by node id
 };
 
+// NodeRef's and Tree's accessors that every walk over a tree calls, inline.
+
+inline const Node& NodeRef::node() const {
+  return tree_->node(id_);
+}
+
+inline std::string_view NodeRef::scalar() const {
+  if (!*this) return {};
+  const Node& n = node();
+  if (n.kind != Kind::Scalar) return {};
+  return tree_->value_of(n);
+}
+
+inline NodeRef NodeRef::target() const {
+  if (!is_alias()) return {};
+  return NodeRef(tree_, node().first_child);
+}
+
+inline NodeRef NodeRef::resolved() const {
+  return is_alias() ? target() : *this;
+}
+
+inline std::string_view NodeRef::text() const {
+  if (!*this) return {};
+  Span s = node().span;
+  return tree_->text().substr(s.begin, s.end - s.begin);
+}
+
+inline std::size_t NodeRef::size() const {
+  if (!*this) return 0;
+  const Node& n = node();
+  switch (n.kind) {
+    case Kind::Sequence:
+      return n.child_count;
+    case Kind::Mapping:
+      return n.child_count / 2;
+    default:
+      return 0;
+  }
+}
+
+inline NodeRef NodeRef::item(std::size_t i) const {
+  if (!is_sequence() || i >= node().child_count) return {};
+  return NodeRef(tree_, tree_->child(node().first_child + static_cast<std::uint32_t>(i)));
+}
+
+inline NodeRef NodeRef::key(std::size_t i) const {
+  if (!is_mapping() || 2 * i >= node().child_count) return {};
+  return NodeRef(tree_, tree_->child(node().first_child + static_cast<std::uint32_t>(2 * i)));
+}
+
+inline NodeRef NodeRef::value(std::size_t i) const {
+  if (!is_mapping() || 2 * i + 1 >= node().child_count) return {};
+  return NodeRef(tree_, tree_->child(node().first_child + static_cast<std::uint32_t>(2 * i + 1)));
+}
+
+inline std::string_view Tree::value_of(const Node& n) const {
+  const std::string_view source = n.value_in_text ? text_ : std::string_view(arena_);
+  return source.substr(n.value_offset, n.value_length);
+}
+
 // True for a `<<` merge key (plain, untagged).
 bool is_merge_key(NodeRef key);
 
