@@ -45,6 +45,18 @@ class BufferedStream {
     std::memcpy(buffer_.data() + used_, data, size);
     used_ += size;
   }
+  // Characters that need no room reserved: a run longer than the buffer goes
+  // straight to the ostream instead of growing it.
+  void Write(const char* data, std::size_t size) {
+    if (buffer_.size() - used_ < size) {
+      Flush();
+      if (size > buffer_.size()) {
+        out_.write(data, static_cast<std::streamsize>(size));
+        return;
+      }
+    }
+    Append(data, size);
+  }
   void Flush() {
     out_.write(buffer_.data(), static_cast<std::streamsize>(used_));
     used_ = 0;
@@ -108,13 +120,13 @@ inline bool Writer<archfit::report::detail::BufferedStream>::ScanWriteUnescapedS
   return p != end;
 }
 
-// A value already in JSON (the reports' current and proposed fields) copied
-// whole; RapidJSON's writer puts it a character at a time.
+// A value already in JSON (the reports' current and proposed fields, which
+// are the input's and may be large) copied whole, without growing the
+// buffer; RapidJSON's writer puts it a character at a time.
 template <>
 inline bool Writer<archfit::report::detail::BufferedStream>::WriteRawValue(const Ch* json,
                                                                            size_t length) {
-  os_->Reserve(length);
-  os_->Append(json, length);
+  os_->Write(json, length);
   return true;
 }
 RAPIDJSON_NAMESPACE_END

@@ -112,5 +112,31 @@ TEST(JsonOut, ManyValuesCrossTheBufferAtEveryOffset) {
   EXPECT_EQ(written, through_buffer(strings));
 }
 
+TEST(JsonOut, RawValuesOfAnySizeArriveWhole) {
+  // Values already in JSON, from a few bytes to more than the stream's
+  // buffer, between strings: written as they are, in order.
+  for (std::size_t size : {std::size_t{2}, std::size_t{70000}, std::size_t{300000}}) {
+    std::string raw = "[";
+    while (raw.size() + 6 < size)
+      raw += "\"ab\",";
+    raw += "1]";
+    auto both = [&raw](auto& w) {
+      w.StartArray();
+      w.String("before");
+      w.RawValue(raw.data(), raw.size(), rapidjson::kArrayType);
+      w.String("after");
+      w.EndArray();
+    };
+    std::ostringstream out;
+    JsonOut json(out);
+    both(json.w());
+    json.end_document();
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+    both(w);
+    EXPECT_EQ(out.str(), std::string(buffer.GetString(), buffer.GetSize()) + "\n") << size;
+  }
+}
+
 }  // namespace
 }  // namespace archfit::report::detail
