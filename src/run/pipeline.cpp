@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -24,6 +25,8 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/path.hpp>
 #include <archfit/yaml/stream.hpp>
+
+#include "run/helper_threads.hpp"
 
 namespace archfit::run {
 
@@ -136,7 +139,7 @@ class Pipeline {
         sink_(sink),
         options_(options),
         run_(run),
-        workers_(worker_count()) {
+        helpers_(worker_count() - 1) {
     wants_.reserve(settings.size());
     for (const Setting& s : settings)
       wants_.emplace_back(s.resolver->settings());
@@ -242,24 +245,19 @@ class Pipeline {
   void overlap(Merge& merge, Analyze&& analyze_one) {
     const std::size_t n = next_.size();
     std::atomic<std::size_t> next{0};
-    auto work = [&] {
+    const std::function<void()> work = [&] {
       for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;)
         analyze_one(i);  // noexcept
     };
     std::exception_ptr failure;
-    {
-      std::vector<std::jthread> helpers;
-      const std::size_t count = std::min<std::size_t>(workers_ - 1, n);
-      helpers.reserve(count);
-      for (std::size_t t = 0; t < count; ++t)
-        helpers.emplace_back(work);
-      try {
-        merge();
-      } catch (...) {
-        failure = std::current_exception();
-      }
-      work();
+    helpers_.start(n, work);
+    try {
+      merge();
+    } catch (...) {
+      failure = std::current_exception();
     }
+    work();
+    helpers_.finish();
     if (failure) std::rethrow_exception(failure);
   }
 
@@ -542,11 +540,11 @@ class Pipeline {
   const RunOptions& options_;
   RunResult& run_;
   std::vector<WantCollector> wants_;  // one per setting
-  unsigned workers_;
-  bool waiting_ = false;         // a document was set aside for the registry
-  std::vector<Resume> resumes_;  // one per file
-  std::vector<Piece> window_;    // analysed, to be merged
-  std::vector<Piece> next_;      // being analysed
+  HelperThreads helpers_;             // analyse beside the calling thread
+  bool waiting_ = false;              // a document was set aside for the registry
+  std::vector<Resume> resumes_;       // one per file
+  std::vector<Piece> window_;         // analysed, to be merged
+  std::vector<Piece> next_;           // being analysed
 };
 
 }  // namespace
