@@ -187,6 +187,7 @@ void write_stdout(const std::vector<std::string_view>& parts) {
         if (errno == EINTR) continue;
         fail(ErrorKind::Input, std::string("cannot write <stdout>: ") + std::strerror(errno));
       }
+      if (n == 0) fail(ErrorKind::Input, "cannot write <stdout>: it takes nothing more");
       // Skip what was written, whole parts and then a part's head.
       auto written = static_cast<std::size_t>(n);
       while (first < batch.size() && written >= batch[first].iov_len) {

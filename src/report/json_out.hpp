@@ -15,10 +15,11 @@ namespace archfit::report::detail {
 
 // RapidJSON's output stream over a std::ostream, a buffer at a time
 // (rapidjson::OStreamWrapper calls ostream::put for every character, which
-// costs more than the rest of writing a large report). The writer reserves
-// room before it writes a value (PutReserve below), so characters go in
-// without a check each, and the unescaped runs of a string are copied whole
-// (the Writer specialisation after this class). Write nothing to the ostream
+// costs more than the rest of writing a large report). Numbers and literals
+// go in after one check for room (PutReserve below); strings and raw JSON
+// are written by the Writer specialisations after this class, whole runs at a
+// time, and never grow the buffer: a value longer than it, however large the
+// input made it, goes past it to the ostream. Write nothing to the ostream
 // itself while this holds characters: Flush() first.
 class BufferedStream {
  public:
@@ -29,34 +30,31 @@ class BufferedStream {
   BufferedStream& operator=(const BufferedStream&) = delete;
 
   void Put(char c) {
-    if (used_ == buffer_.size()) Flush();
+    if (used_ == kSize) Flush();
     buffer_[used_++] = c;
   }
-  // Room for `count` characters, written next with PutUnsafe or Append. A
-  // value longer than the buffer (a string reserves 6 characters for each of
-  // its own, for escapes) grows it.
+  // Room for `count` characters (RapidJSON asks for at most a number's 25),
+  // written next with PutUnsafe.
   void Reserve(std::size_t count) {
-    if (buffer_.size() - used_ >= count) return;
-    Flush();
-    if (count > buffer_.size()) buffer_.resize(count);
+    if (kSize - used_ < count) Flush();
   }
   void PutUnsafe(char c) { buffer_[used_++] = c; }
-  void Append(const char* data, std::size_t size) {
-    std::memcpy(buffer_.data() + used_, data, size);
-    used_ += size;
-  }
-  // Characters that need no room reserved: a run longer than the buffer goes
-  // straight to the ostream instead of growing it.
   void Write(const char* data, std::size_t size) {
-    if (buffer_.size() - used_ < size) {
+    if (kSize - used_ < size) {
       Flush();
-      if (size > buffer_.size()) {
+      if (size > kSize) {
         out_.write(data, static_cast<std::streamsize>(size));
         return;
       }
     }
-    Append(data, size);
+    std::memcpy(buffer_.data() + used_, data, size);
+    used_ += size;
   }
+  // A JSON string: quotes, and the escapes RapidJSON's writer makes (a
+  // backslash before '"' and itself; b, f, n, r, t; u00XX for the other
+  // control characters); bytes of 0x80 and above as they are, as its UTF-8
+  // to UTF-8 writer copies them.
+  void String(const char* data, std::size_t size);
   void Flush() {
     out_.write(buffer_.data(), static_cast<std::streamsize>(used_));
     used_ = 0;
@@ -70,6 +68,80 @@ class BufferedStream {
   std::vector<char> buffer_;
 };
 
+// Where the run of characters that need no escape, from `p` on, ends: eight
+// bytes at a time while none of them is a control character, '"' or '\\'
+// (each test below is exact about whether some byte of the word is one),
+// then byte by byte.
+inline const char* unescaped_end(const char* p, const char* end) {
+  constexpr std::uint64_t kOnes = 0x0101010101010101u;
+  constexpr std::uint64_t kHighs = 0x8080808080808080u;
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    const std::uint64_t quote = w ^ (kOnes * '"');
+    const std::uint64_t slash = w ^ (kOnes * '\\');
+    // The high bit of some byte is set when a byte is below 0x20 (the ~w
+    // keeps bytes of 0x80 and above out) or is '"' or '\\' (a zero byte of
+    // the xor'd word).
+    const std::uint64_t stop =
+        ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
+    if ((stop & kHighs) != 0) break;
+    p += 8;
+  }
+  while (p != end) {
+    auto c = static_cast<unsigned char>(*p);
+    if (c < 0x20 || c == '"' || c == '\\') break;
+    ++p;
+  }
+  return p;
+}
+
+inline void BufferedStream::String(const char* data, std::size_t size) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  const char* p = data;
+  const char* end = data + size;
+  Put('"');
+  while (p != end) {
+    const char* run = p;
+    p = unescaped_end(p, end);
+    Write(run, static_cast<std::size_t>(p - run));
+    if (p == end) break;
+    const auto c = static_cast<unsigned char>(*p++);
+    char escape[6] = {'\\', 0, 0, 0, 0, 0};
+    std::size_t length = 2;
+    switch (c) {
+      case '"':
+      case '\\':
+        escape[1] = static_cast<char>(c);
+        break;
+      case '\b':
+        escape[1] = 'b';
+        break;
+      case '\f':
+        escape[1] = 'f';
+        break;
+      case '\n':
+        escape[1] = 'n';
+        break;
+      case '\r':
+        escape[1] = 'r';
+        break;
+      case '\t':
+        escape[1] = 't';
+        break;
+      default:
+        escape[1] = 'u';
+        escape[2] = '0';
+        escape[3] = '0';
+        escape[4] = kHex[c >> 4];
+        escape[5] = kHex[c & 0xf];
+        length = 6;
+    }
+    Write(escape, length);
+  }
+  Put('"');
+}
+
 // Found by argument-dependent lookup from RapidJSON's writer, in place of its
 // generic versions (which call Put for every character).
 inline void PutReserve(BufferedStream& stream, std::size_t count) {
@@ -82,47 +154,19 @@ inline void PutUnsafe(BufferedStream& stream, char c) {
 }  // namespace archfit::report::detail
 
 RAPIDJSON_NAMESPACE_BEGIN
-// A string's characters that need no escape (not '"', '\\' or a control
-// character) copied as one run; RapidJSON's writer escapes the rest. Bytes of
-// 0x80 and above go through unchanged, as its UTF-8 to UTF-8 writer copies
-// them. WriteString has reserved room for the whole string.
+// Strings (values and keys) through the stream's own writer above: RapidJSON's
+// reserves six characters for each of a string's, which would grow the buffer
+// to six times the longest string.
 template <>
-inline bool Writer<archfit::report::detail::BufferedStream>::ScanWriteUnescapedString(
-    StringStream& is, size_t length) {
-  const char* begin = is.src_;
-  const char* end = is.head_ + length;
-  const char* p = begin;
-  // Eight bytes at a time while none of them needs an escape (each test
-  // below is exact about whether some byte of the word is such a byte); then
-  // byte by byte up to the one that does.
-  constexpr std::uint64_t kOnes = 0x0101010101010101u;
-  constexpr std::uint64_t kHighs = 0x8080808080808080u;
-  while (end - p >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, p, sizeof w);
-    const std::uint64_t quote = w ^ (kOnes * '"');
-    const std::uint64_t slash = w ^ (kOnes * '\\');
-    // The high bit of some byte is set when a byte is below 0x20 (the ~w
-    // keeps bytes of 0x80 and above out) or is '"' or '\\' (a zero byte
-    // of the xor'd word).
-    const std::uint64_t stop =
-        ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) | ((slash - kOnes) & ~slash);
-    if ((stop & kHighs) != 0) break;
-    p += 8;
-  }
-  while (p != end) {
-    auto c = static_cast<unsigned char>(*p);
-    if (c < 0x20 || c == '"' || c == '\\') break;
-    ++p;
-  }
-  os_->Append(begin, static_cast<std::size_t>(p - begin));
-  is.src_ = p;
-  return p != end;
+inline bool Writer<archfit::report::detail::BufferedStream>::WriteString(const Ch* str,
+                                                                         SizeType length) {
+  os_->String(str, length);
+  return true;
 }
 
 // A value already in JSON (the reports' current and proposed fields, which
-// are the input's and may be large) copied whole, without growing the
-// buffer; RapidJSON's writer puts it a character at a time.
+// are the input's and may be large) copied whole; RapidJSON's writer puts it
+// a character at a time.
 template <>
 inline bool Writer<archfit::report::detail::BufferedStream>::WriteRawValue(const Ch* json,
                                                                            size_t length) {

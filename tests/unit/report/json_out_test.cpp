@@ -17,7 +17,7 @@ namespace {
 // plain characters of every length meet escapes.
 std::string generated(std::mt19937& random, std::size_t size) {
   static const std::string plain = "abcXYZ019 ./:-_{}[],";
-  static const std::string escaped = "\"\\\n\t\r\b\f\x01\x1f";
+  static const std::string escaped = std::string("\"\\\n\t\r\b\f\x01\x1f\x0b\x7f") + '\0';
   std::string s;
   s.reserve(size);
   std::uniform_int_distribution<int> pick(0, 99);
