@@ -188,15 +188,22 @@ TEST(ReportFormats, GithubWritesAtMostTenOfAKindAndTheTotals) {
       "shown here: 15 errors, 15 warnings, 16 infos (see the full report)");
 }
 
-// The step summary stays under GitHub's 1 MiB whatever the run.
-TEST(ReportFormats, MarkdownStaysUnderOneMebibyte) {
+// `count` Pods in a.yaml, one error each, with the messages `message` gives.
+template <typename Message>
+Sample one_error_each(int count, Message message) {
   Sample s;
-  for (int i = 0; i < 20000; ++i) {
+  for (int i = 0; i < count; ++i) {
     s.workloads.push_back({"a.yaml", static_cast<std::uint32_t>(i), 1, {"v1", "Pod", "p", ""}});
     s.findings.push_back(finding("a.yaml", static_cast<std::uint32_t>(i), 3,
-                                 "missing-arch-affinity", findings::Severity::Error,
-                                 std::string(100, 'm'), "Pod", "p"));
+                                 "missing-arch-affinity", findings::Severity::Error, message(i),
+                                 "Pod", "p"));
   }
+  return s;
+}
+
+// The step summary stays under GitHub's 1 MiB whatever the run.
+TEST(ReportFormats, MarkdownStaysUnderOneMebibyte) {
+  Sample s = one_error_each(20000, [](int) { return std::string(100, 'm'); });
   std::string diff;
   for (int i = 0; i < 40000; ++i)
     diff += "+ a line of the diff that is long enough\n";
@@ -210,16 +217,11 @@ TEST(ReportFormats, MarkdownStaysUnderOneMebibyte) {
 // The table is the findings in order up to the first that does not fit:
 // no later row, however short, and the note counts every one left out.
 TEST(ReportFormats, MarkdownTableIsAPrefixOfTheFindings) {
-  Sample s;
-  for (int i = 0; i < 12000; ++i) {
-    // Long and short messages mixed: a short row could fit after a long one
-    // that did not.
-    s.workloads.push_back({"a.yaml", static_cast<std::uint32_t>(i), 1, {"v1", "Pod", "p", ""}});
-    s.findings.push_back(finding("a.yaml", static_cast<std::uint32_t>(i), 3,
-                                 "missing-arch-affinity", findings::Severity::Error,
-                                 "m" + std::to_string(i) + std::string(i % 3 == 0 ? 200 : 1, 'x'),
-                                 "Pod", "p"));
-  }
+  // Long and short messages mixed: a short row could fit after a long one
+  // that did not.
+  Sample s = one_error_each(12000, [](int i) {
+    return "m" + std::to_string(i) + std::string(i % 3 == 0 ? 200 : 1, 'x');
+  });
   std::string text = render(Format::Markdown, s);
   std::size_t shown = 0;
   for (std::size_t at = 0; (at = text.find("| error |", at)) != std::string::npos; ++at)
