@@ -94,7 +94,7 @@ def step_once(workspace, stream):
     p = subprocess.run([os.path.join(ROOT, "scripts", "action", "run")], cwd=workspace, env=env,
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - start
-    if p.returncode != 0 or not os.path.getsize(os.path.join(temp, "archfit", "archfit.sarif")):
+    if p.returncode != 0 or not os.path.getsize(os.path.join(temp, "archfit.sarif")):
         raise SystemExit(f"ci_surfaces: the Run step exited {p.returncode} or wrote no SARIF")
     shutil.rmtree(temp)
     return seconds

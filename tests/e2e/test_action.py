@@ -280,10 +280,10 @@ class ActionTest(unittest.TestCase):
         log = os.path.join(tmp, "calls")
         os.mkdir(os.path.join(tmp, "bin"))
         if stale:
-            os.mkdir(os.path.join(tmp, "archfit"))
-            with open(os.path.join(tmp, "archfit", "annotations"), "w") as f:
-                f.write("::error title=stale::an earlier step's annotation\n")
-            with open(os.path.join(tmp, "archfit", "summary.md"), "w") as f:
+            with open(os.path.join(tmp, "archfit-annotations"), "w") as f:
+                f.write("::error title=stale::an earlier step's annotation\n"
+                        "::notice title=archfit::7 errors, 7 warnings, 0 infos in 1 file (1 workload)\n")
+            with open(os.path.join(tmp, "archfit-summary.md"), "w") as f:
                 f.write("an earlier step's summary\n")
         wrapper = os.path.join(tmp, "bin", "archfit")
         with open(wrapper, "w") as f:
@@ -395,6 +395,14 @@ class ActionTest(unittest.TestCase):
         self.assertLess(os.path.getsize(r.summary), 1 << 20)
         self.assertIn("not shown here", open(r.summary).read())
         self.sarif_valid(result.outputs["sarif-file"])
+        # The outputs count every finding, from the totals, with the annotations shown or not.
+        report = json.load(open(result.outputs["json-file"]))
+        self.assertEqual(report["summary"]["errors"], 3000)
+        for shown in ("true", "false"):
+            r, result = self.run_action(paths="many", annotations=shown)
+            self.assertEqual(result.outputs["errors"], str(report["summary"]["errors"]))
+            self.assertEqual(result.outputs["warnings"], str(report["summary"]["warnings"]))
+            self.assertEqual(len(self.annotations(r, "Run archfit")), 0 if shown == "false" else len(kinds))
 
     def test_offline_is_the_default_with_a_lock_and_a_missing_entry_says_to_lock(self):
         with open(os.path.join(self.workspace, "team-a", "new.yaml"), "w") as f:
