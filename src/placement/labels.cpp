@@ -20,13 +20,18 @@ const Value* required_terms(const Value& affinity) {
   return terms != nullptr && terms->is_sequence() ? terms : nullptr;
 }
 
-NodeModel::NodeModel(const Config& config) : config_(config) {
-  for (const char* key : {kArchKey, kOsKey, kBetaArchKey, kBetaOsKey})
-    known_keys_[key] = 1;
-  for (const auto& [arch, conventions] : config.architectures) {
-    for (const auto& [key, value] : conventions.node_labels)
-      known_keys_[key] = 1;
+// A model is made for every pod template: it holds nothing but the
+// configuration, and reads its labels from there.
+NodeModel::NodeModel(const Config& config) : config_(config) {}
+
+bool NodeModel::knows(const std::string& key) const {
+  if (key == kArchKey || key == kOsKey || key == kBetaArchKey || key == kBetaOsKey) return true;
+  for (const auto& [arch, conventions] : config_.architectures) {
+    for (const auto& [k, v] : conventions.node_labels) {
+      if (k == key) return true;
+    }
   }
+  return false;
 }
 
 bool NodeModel::tells_arch(const std::string& key) const {

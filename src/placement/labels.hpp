@@ -4,7 +4,6 @@
 // expressions on any other key cannot be judged here and count as satisfied.
 #pragma once
 
-#include <map>
 #include <string>
 
 #include <archfit/image/platform.hpp>
@@ -24,7 +23,7 @@ class NodeModel {
   explicit NodeModel(const Config& config);
 
   // True when the key's value on a node follows from its platform.
-  bool knows(const std::string& key) const { return known_keys_.count(key) > 0; }
+  bool knows(const std::string& key) const;
   // True when the key tells architectures apart (kubernetes.io/arch, its beta
   // form, a node label the configuration gives an architecture); the OS keys
   // do not.
@@ -46,7 +45,6 @@ class NodeModel {
   bool expression_allows(const yaml::Value& expression, const image::Platform& p) const;
 
   const Config& config_;
-  std::map<std::string, int> known_keys_;
 };
 
 // The required terms of an affinity value (spec.affinity), or nullptr.
