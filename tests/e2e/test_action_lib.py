@@ -16,6 +16,7 @@ import unittest
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 LIB = os.path.join(ROOT, "scripts", "action", "lib.sh")
+RETURNED = b"require_inside returned"
 PIECES = ["a", "b c", "-x", "--help", "..", ".", "", "*", "$(touch pwned)", "`id`", "x\ny", "\t", "é", "%0A"]
 
 
@@ -59,13 +60,14 @@ class RequireInside(unittest.TestCase):
         shutil.rmtree(self.dir)
 
     def require(self, *pairs):
-        return bash('require_inside "$@"; echo ok', *pairs, env=self.env, cwd=self.workspace)
+        # The marker is a line of its own: the paths quoted in an error may hold any letters.
+        return bash('require_inside "$@"; echo "require_inside returned"', *pairs, env=self.env, cwd=self.workspace)
 
     def test_every_path_inside_passes_in_one_call(self):
         names = ["a", "-x", "--help", "x\ny", "$(touch pwned)", "*", "b c/../d", os.path.join(self.temp, "r.sarif")]
         pairs = [v for n in names for v in ("path", n)]
         p = self.require(*pairs)
-        self.assertEqual((p.returncode, p.stdout), (0, b"ok\n"), p.stderr)
+        self.assertEqual((p.returncode, p.stdout), (0, RETURNED + b"\n"), p.stderr)
         self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
 
     def test_any_path_outside_fails_and_is_named(self):
@@ -76,7 +78,7 @@ class RequireInside(unittest.TestCase):
                 with self.subTest(pairs=pairs):
                     p = self.require(*pairs)
                     self.assertEqual(p.returncode, 2, p.stdout)
-                    self.assertNotIn(b"ok", p.stdout)
+                    self.assertNotIn(RETURNED + b"\n", p.stdout.splitlines(keepends=True))
                     self.assertIn(f"::error title=archfit::{what} '".encode(), p.stdout)
                     self.assertIn(b"outside the workspace", p.stdout)
                     with open(self.output) as f:
