@@ -1,6 +1,5 @@
 #include <cctype>
 #include <cstdio>
-#include <cstring>
 
 #include <archfit/base/text.hpp>
 
@@ -133,10 +132,6 @@ std::string to_lower(std::string_view text) {
   for (char& c : out)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
-}
-
-bool contains(std::string_view text, std::string_view needle) {
-  return memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
 }
 
 }  // namespace archfit

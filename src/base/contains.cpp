@@ -1,0 +1,106 @@
+// contains(): one needle over a whole input (tens of MiB before any document
+// is read). Sixteen starting positions at a time are tested on two of the
+// needle's bytes, its least common in manifests; only where both match does
+// the whole needle get compared, which in a manifest is rare. The vectors are
+// the compiler's own (SSE2 on x86-64, NEON on arm64).
+#include <array>
+#include <cstdint>
+#include <cstring>
+
+#include <archfit/base/text.hpp>
+
+namespace archfit {
+
+namespace {
+
+using Lanes = unsigned char __attribute__((vector_size(16)));
+constexpr std::size_t kLanes = sizeof(Lanes);
+
+// How common a byte is in YAML manifests, roughly: lower is rarer.
+constexpr std::array<unsigned char, 256> kCommonness = [] {
+  std::array<unsigned char, 256> rank{};
+  for (int c = 0x20; c < 0x7f; ++c)
+    rank[static_cast<std::size_t>(c)] = 2;  // punctuation
+  for (int c = 'A'; c <= 'Z'; ++c)
+    rank[static_cast<std::size_t>(c)] = 1;
+  for (int c = '0'; c <= '9'; ++c)
+    rank[static_cast<std::size_t>(c)] = 3;
+  for (int c = 'a'; c <= 'z'; ++c)
+    rank[static_cast<std::size_t>(c)] = 6;
+  for (unsigned char c : std::string_view("bfgjkqvwxyz"))
+    rank[c] = 4;
+  for (unsigned char c : std::string_view("./_"))
+    rank[c] = 5;
+  for (unsigned char c : std::string_view(" \n\t-:\""))
+    rank[c] = 7;
+  return rank;
+}();
+
+Lanes load(const char* p) {
+  Lanes v;
+  std::memcpy(&v, p, kLanes);
+  return v;
+}
+
+bool any(Lanes v) {
+  std::uint64_t half[2];
+  std::memcpy(half, &v, kLanes);
+  return (half[0] | half[1]) != 0;
+}
+
+// The positions of the needle's two least common bytes, first one first.
+std::pair<std::size_t, std::size_t> rarest_pair(std::string_view needle) {
+  auto rank = [&needle](std::size_t i) {
+    return kCommonness[static_cast<unsigned char>(needle[i])];
+  };
+  std::size_t a = 0;
+  for (std::size_t i = 1; i < needle.size(); ++i)
+    if (rank(i) < rank(a)) a = i;
+  std::size_t b = a == 0 ? 1 : 0;
+  for (std::size_t i = 0; i < needle.size(); ++i)
+    if (i != a && rank(i) < rank(b)) b = i;
+  return a < b ? std::pair{a, b} : std::pair{b, a};
+}
+
+// Whether the needle starts at one of the sixteen places from `at` whose two
+// bytes matched: out of the scan's loop, which it would crowd, as it is rare.
+[[gnu::noinline]] bool starts_at_one_of(const char* at, Lanes matched, std::string_view needle) {
+  unsigned char lane[kLanes];
+  std::memcpy(lane, &matched, kLanes);
+  for (std::size_t k = 0; k < kLanes; ++k)
+    if (lane[k] != 0 && std::memcmp(at + k, needle.data(), needle.size()) == 0) return true;
+  return false;
+}
+
+}  // namespace
+
+bool contains(std::string_view text, std::string_view needle) {
+  const std::size_t m = needle.size();
+  if (m == 0) return true;
+  if (text.size() < m) return false;
+  if (m == 1) return std::memchr(text.data(), needle[0], text.size()) != nullptr;
+  const auto [p, q] = rarest_pair(needle);
+  const Lanes at_p = Lanes{} + static_cast<unsigned char>(needle[p]);
+  const Lanes at_q = Lanes{} + static_cast<unsigned char>(needle[q]);
+  const char* t = text.data();
+  const std::size_t starts = text.size() - m + 1;  // where the needle may begin
+  // Every byte loaded lies in the text: a block's last start is below
+  // `starts`, and q < m.
+  auto block_at = [&](std::size_t i) {
+    const auto matched = (load(t + i + p) == at_p) & (load(t + i + q) == at_q);
+    const Lanes lanes = reinterpret_cast<const Lanes&>(matched);
+    return any(lanes) && starts_at_one_of(t + i, lanes, needle);
+  };
+  if (starts < kLanes) {
+    for (std::size_t i = 0; i < starts; ++i)
+      if (t[i] == needle[0] && std::memcmp(t + i, needle.data(), m) == 0) return true;
+    return false;
+  }
+  for (std::size_t i = 0; i + kLanes <= starts; i += kLanes)
+    if (block_at(i)) return true;
+  // The last block ends at the last start, over starts seen before.
+  if (starts % kLanes != 0 && block_at(starts - kLanes)) return true;
+  return false;
+}
+
+}  // namespace archfit
