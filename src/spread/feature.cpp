@@ -137,9 +137,13 @@ std::optional<run::OwnDocument> Spread::own(const run::DocumentScope& doc) const
 std::unique_ptr<run::DocumentPass> Spread::pass(const run::DocumentView& doc) const {
   const bool changing = task_ != run::Task::Remove;
   const bool topology = topology_ && changing;
-  const bool split_marked = contains(doc.text, kSplitAnnotation);
+  // Either annotation in a document is in its file, which spread_world
+  // looked for: when no file may spread, no document is looked at again.
+  const bool may_be_marked = worlds_[doc.setting].some_file_may_spread;
+  const bool split_marked = may_be_marked && contains(doc.text, kSplitAnnotation);
   const bool pieces = changing && split_marked;
-  const bool analyze = active_ || split_marked || contains(doc.text, spread::kStrategyAnnotation);
+  const bool analyze =
+      active_ || split_marked || (may_be_marked && contains(doc.text, spread::kStrategyAnnotation));
   if (!topology && !pieces && !analyze) return nullptr;
   return std::make_unique<SpreadPass>(worlds_[doc.setting], archs_[doc.setting],
                                       *configs_[doc.setting], topology, pieces, analyze, split_);

@@ -52,7 +52,8 @@ struct SpreadWorld {
   };
   std::vector<Topology> topologies;
   // may_spread holds for some file of the run (spread_world reads them all
-  // once): when not, no file of it has anything to split or undo.
+  // once): when not, no file of it has anything to split or undo, nor names
+  // the split or the strategy annotation.
   bool some_file_may_spread = false;
 };
 
