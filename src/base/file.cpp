@@ -71,7 +71,9 @@ void prefer_huge_pages(std::string& buffer) {
   const auto start = reinterpret_cast<std::uintptr_t>(buffer.data());
   const std::uintptr_t begin = (start + page - 1) & ~(page - 1);
   const std::uintptr_t end = (start + buffer.capacity()) & ~(page - 1);
+#ifdef MADV_HUGEPAGE
   if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+#endif
 }
 
 // Reads what `fd` holds into one string, in pieces of at most 16 MiB that
