@@ -80,7 +80,9 @@ bool contains(std::string_view text, std::string_view needle) {
   if (m == 0) return true;
   if (text.size() < m) return false;
   if (m == 1) return std::memchr(text.data(), needle[0], text.size()) != nullptr;
-  const auto [p, q] = rarest_pair(needle);
+  const std::pair<std::size_t, std::size_t> pair = rarest_pair(needle);
+  const std::size_t p = pair.first;
+  const std::size_t q = pair.second;
   const Lanes at_p = Lanes{} + static_cast<unsigned char>(needle[p]);
   const Lanes at_q = Lanes{} + static_cast<unsigned char>(needle[q]);
   const char* t = text.data();
