@@ -71,7 +71,7 @@ std::size_t class_for_request(std::size_t n) {
 void* operator new(std::size_t n) {
   const std::size_t c = class_for_request(n);
   if (c < kClasses && cache.count[c] != 0) return cache.block[c][--cache.count[c]];
-  void* p = std::malloc(n);
+  void* p = std::malloc(n != 0 ? n : 1);  // a unique block even for nothing
   if (p == nullptr) throw std::bad_alloc();
   return p;
 }
