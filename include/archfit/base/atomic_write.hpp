@@ -7,6 +7,7 @@
 // each could be prepared.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -61,6 +62,7 @@ class PendingWrite {
  private:
   void open(bool unnamed);
   void name_it();
+  void start_writeback();
   [[noreturn]] void give_up(int err, const std::string& why = {});
 
   std::filesystem::path path_;    // as given, for messages
@@ -71,6 +73,8 @@ class PendingWrite {
   unsigned mode_ = 0644;
   unsigned owner_ = 0, group_ = 0;
   bool committed_ = false;
+  std::uint64_t written_ = 0;  // bytes appended
+  std::uint64_t sent_ = 0;     // ... of which the disk was asked to write
   std::optional<FileIdentity> read_as_;
 };
 
