@@ -98,6 +98,10 @@ class ReportLanes::Lane {
   std::thread thread_;  // last: it starts once the rest is made
 };
 
+bool writes_beside_the_run(unsigned cores) {
+  return cores > kCoresTheRunWritesOn;
+}
+
 ReportLanes::ReportLanes(const std::vector<report::Writer*>& writers) {
   for (report::Writer* w : writers)
     lanes_.push_back(std::make_unique<Lane>(*w));

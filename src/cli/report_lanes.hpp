@@ -21,6 +21,17 @@ struct ReportDiff {
 };
 using ReportEvent = std::variant<findings::Finding, report::WorkloadSeen, ReportDiff>;
 
+// Up to this many cores, the run keeps every core busy analysing documents
+// while one of its threads writes the reports between windows: threads of
+// the reports' own would only take turns with the run's, and cost more
+// (docs/performance.md, "Reports on the run's thread"). With more, writing
+// every report on that one thread would hold the others up.
+inline constexpr unsigned kCoresTheRunWritesOn = 4;
+
+// Whether several reports are written on threads of their own, on a machine
+// with `cores` cores.
+bool writes_beside_the_run(unsigned cores);
+
 class ReportLanes {
  public:
   // A thread for each writer; the writers must outlive the lanes.

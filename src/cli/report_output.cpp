@@ -113,7 +113,7 @@ ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
     r->writer = report::make_writer(r->target.format, *out, options);
     reports_.push_back(std::move(r));
   }
-  if (reports_.size() > 1) {
+  if (reports_.size() > 1 && writes_beside_the_run(std::thread::hardware_concurrency())) {
     std::vector<report::Writer*> writers;
     for (auto& r : reports_)
       writers.push_back(r->writer.get());
@@ -141,19 +141,24 @@ void ReportOutput::each_report(F&& f) {
 
 run::RunSink ReportOutput::sink() {
   run::RunSink sink;
-  if (reports_.size() == 1) {
-    report::Writer* only = reports_.front()->writer.get();
-    sink.finding = [only](const findings::Finding& f) { only->add(f); };
-    if (reports_.front()->target.format == report::Format::Junit) {
-      sink.workload = [only](const report::WorkloadSeen& w) { only->add_workload(w); };
-    }
-    return sink;
-  }
-  sink.finding = [this](findings::Finding&& f) { lanes_->add(std::move(f)); };
   const bool junit = std::any_of(reports_.begin(), reports_.end(), [](const auto& r) {
     return r->target.format == report::Format::Junit;
   });
-  if (junit) sink.workload = [this](const report::WorkloadSeen& w) { lanes_->add(w); };
+  if (lanes_) {
+    sink.finding = [this](findings::Finding&& f) { lanes_->add(std::move(f)); };
+    if (junit) sink.workload = [this](const report::WorkloadSeen& w) { lanes_->add(w); };
+    return sink;
+  }
+  sink.finding = [this](const findings::Finding& f) {
+    for (const auto& r : reports_)
+      r->writer->add(f);
+  };
+  if (junit) {
+    sink.workload = [this](const report::WorkloadSeen& w) {
+      for (const auto& r : reports_)
+        r->writer->add_workload(w);
+    };
+  }
   return sink;
 }
 
@@ -164,12 +169,10 @@ bool ReportOutput::shows_diffs() const {
 
 void ReportOutput::add_diff(std::string_view diff) {
   if (!shows_diffs()) return;
-  if (reports_.size() == 1) {
-    reports_.front()->writer->add_diff(diff);
-    return;
-  }
   // In order, after what the run reported before it.
-  lanes_->add(ReportDiff{std::string(diff)});
+  if (lanes_) return lanes_->add(ReportDiff{std::string(diff)});
+  for (const auto& r : reports_)
+    r->writer->add_diff(diff);
 }
 
 void ReportOutput::write(const report::Summary& summary) {

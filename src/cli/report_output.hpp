@@ -5,8 +5,10 @@
 // memory: one for stdout is held in a spool until the run has succeeded; one
 // for a file is written as the run goes into a replacement beside the file,
 // put in place only then.
-// Several reports are written side by side and beside the run, each on a
-// thread of its own (cli/report_lanes.hpp).
+// Several reports are written one after the other by the thread that hands
+// the run's findings on, as one report is; on a machine with more cores than
+// kCoresTheRunWritesOn, each on a thread of its own instead, beside the run
+// (cli/report_lanes.hpp).
 #pragma once
 
 #include <memory>
@@ -76,8 +78,8 @@ class ReportOutput {
   void each_report(F&& f);
 
   std::vector<std::unique_ptr<Report>> reports_;
-  // With several reports. Declared after them: its threads end before the
-  // writers they write with are destroyed.
+  // With several reports written beside the run. Declared after them: its
+  // threads end before the writers they write with are destroyed.
   std::unique_ptr<ReportLanes> lanes_;
 };
 
