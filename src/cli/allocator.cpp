@@ -98,8 +98,14 @@ void operator delete(void* p, std::size_t) noexcept {
 bool archfit::cli::thread_cache_active() {
   return true;
 }
+
+void archfit::cli::grow_heap_in_large_steps() {
+  mallopt(M_TOP_PAD, static_cast<int>(kHeapStep));
+}
 #else
 bool archfit::cli::thread_cache_active() {
   return false;
 }
+
+void archfit::cli::grow_heap_in_large_steps() {}
 #endif

@@ -8,6 +8,7 @@
 #include <memory>
 #include <random>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -98,6 +99,26 @@ TEST(Allocator, AFreedSmallBlockIsHandedOutAgainWhenTheCacheIsOn) {
   void* big = ::operator new (std::size_t{1} << 20);
   std::memset(big, 1, std::size_t{1} << 20);
   ::operator delete(big);
+}
+
+// Once the heap grows, it grows by kHeapStep at least; under the sanitizers,
+// whose heap is not the break's, nothing changes.
+TEST(Allocator, TheHeapGrowsInLargeSteps) {
+  grow_heap_in_large_steps();
+  // Blocks below malloc's mmap threshold come from the heap, until what it
+  // has is used up and the break moves (the first move is measured).
+  constexpr std::size_t kBlock = 64 * 1024;
+  std::vector<void*> blocks;
+  const auto* start = static_cast<const char*>(::sbrk(0));
+  const char* now = start;
+  while (now == start && blocks.size() < 4096) {
+    blocks.push_back(std::malloc(kBlock));
+    now = static_cast<const char*>(::sbrk(0));
+  }
+  const auto moved = static_cast<std::size_t>(now - start);
+  for (void* b : blocks)
+    std::free(b);
+  EXPECT_EQ(moved >= kHeapStep, thread_cache_active()) << moved << " bytes";
 }
 
 }  // namespace
