@@ -69,21 +69,11 @@ class ReportLanes::Lane {
       if (failed_.load(std::memory_order_relaxed)) continue;
       try {
         for (const ReportEvent& e : *batch)
-          write(e);
+          write_event(writer_, e);
       } catch (...) {
         failure_ = std::current_exception();
         failed_.store(true, std::memory_order_release);
       }
-    }
-  }
-
-  void write(const ReportEvent& e) {
-    if (const auto* f = std::get_if<findings::Finding>(&e)) {
-      writer_.add(*f);
-    } else if (const auto* w = std::get_if<report::WorkloadSeen>(&e)) {
-      writer_.add_workload(*w);
-    } else {
-      writer_.add_diff(std::get<ReportDiff>(e).text);
     }
   }
 
@@ -97,6 +87,16 @@ class ReportLanes::Lane {
   std::atomic<bool> failed_{false};
   std::thread thread_;  // last: it starts once the rest is made
 };
+
+void write_event(report::Writer& writer, const ReportEvent& e) {
+  if (const auto* f = std::get_if<findings::Finding>(&e)) {
+    writer.add(*f);
+  } else if (const auto* w = std::get_if<report::WorkloadSeen>(&e)) {
+    writer.add_workload(*w);
+  } else {
+    writer.add_diff(std::get<ReportDiff>(e).text);
+  }
+}
 
 bool writes_beside_the_run(unsigned cores) {
   return cores > kCoresTheRunWritesOn;

@@ -21,6 +21,9 @@ struct ReportDiff {
 };
 using ReportEvent = std::variant<findings::Finding, report::WorkloadSeen, ReportDiff>;
 
+// The event into the writer: add(), add_workload() or add_diff().
+void write_event(report::Writer& writer, const ReportEvent& e);
+
 // Up to this many cores, the run keeps every core busy analysing documents
 // while one of its threads writes the reports between windows: threads of
 // the reports' own would only take turns with the run's, and cost more

@@ -62,22 +62,12 @@ report::Summary summary_of(const std::vector<ReportEvent>& events) {
   return s;
 }
 
-void write_into(report::Writer& w, const ReportEvent& e) {
-  if (const auto* f = std::get_if<findings::Finding>(&e)) {
-    w.add(*f);
-  } else if (const auto* seen = std::get_if<report::WorkloadSeen>(&e)) {
-    w.add_workload(*seen);
-  } else {
-    w.add_diff(std::get<ReportDiff>(e).text);
-  }
-}
-
 // Each format written alone, straight from this thread.
 std::string written_alone(report::Format format, const std::vector<ReportEvent>& events) {
   std::ostringstream out;
   std::unique_ptr<report::Writer> w = report::make_writer(format, out);
   for (const ReportEvent& e : events)
-    write_into(*w, e);
+    write_event(*w, e);
   w->finish(summary_of(events));
   return out.str();
 }
