@@ -133,7 +133,7 @@ void PendingWrite::append(std::string_view data) {
   start_writeback();
 }
 
-// The disk starts on what is written a few MiB at a time, while the rest is
+// The disk starts on what is written a MiB at a time, while the rest is
 // being made: finish()'s fsync then waits for the last piece, not for all of
 // it. A hint; what fails shows in the fsync.
 void PendingWrite::start_writeback() {
