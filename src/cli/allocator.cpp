@@ -62,7 +62,10 @@ struct Guard {
 };
 thread_local Guard guard;
 
+// kClasses for a request no class holds (a size near SIZE_MAX included,
+// where n + 23 would wrap round to a small class).
 std::size_t class_for_request(std::size_t n) {
+  if (n > 16 * kClasses) return kClasses;
   return std::max<std::size_t>(2, (n + 23) / 16);
 }
 
