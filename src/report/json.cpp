@@ -15,7 +15,7 @@ class JsonWriter : public Writer {
   JsonWriter(std::ostream& out, const WriterOptions& options)
       : options_(options), out_(out), w_(out_.w()) {
     w_.StartObject();
-    w_.Key("findings");
+    w_.key("findings");
     w_.StartArray();
   }
 
@@ -28,23 +28,23 @@ class JsonWriter : public Writer {
     out_.number("line", f.line);
     out_.number("column", f.column);
     out_.number("document", f.document);
-    w_.Key("resource");
+    w_.key("resource");
     w_.StartObject();
     out_.string("apiVersion", f.resource.api_version);
     out_.string("kind", f.resource.kind);
     out_.string("namespace", f.resource.namespace_name);
     out_.string("name", f.resource.name);
     w_.EndObject();
-    w_.Key("field");
+    w_.key("field");
     w_.StartObject();
     out_.string("path", f.field_path);
     raw_or_null("current", f.current);
     raw_or_null("proposed", f.proposed);
     w_.EndObject();
-    w_.Key("fixable");
+    w_.key("fixable");
     w_.Bool(f.fixable);
     if (f.source.empty()) {
-      w_.Key("source");
+      w_.key("source");
       w_.Null();
     } else {
       out_.string("source", source_path(f, options_));
@@ -54,7 +54,7 @@ class JsonWriter : public Writer {
 
   void finish(const Summary& summary) override {
     w_.EndArray();
-    w_.Key("summary");
+    w_.key("summary");
     w_.StartObject();
     out_.number("files", summary.files);
     out_.number("workloads", summary.workloads);
@@ -68,8 +68,8 @@ class JsonWriter : public Writer {
   }
 
  private:
-  void raw_or_null(const char* key, const std::string& json) {
-    w_.Key(key);
+  void raw_or_null(PlainKey key, const std::string& json) {
+    w_.key(key);
     if (json.empty()) {
       w_.Null();
     } else {

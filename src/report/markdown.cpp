@@ -2,6 +2,7 @@
 // totals, counts by rule, a table of the error and warning findings, and the
 // diff of what fix would change in <details>. The table and the diff are cut
 // to stay under 1 MiB, with a note saying what was left out.
+#include <array>
 #include <map>
 
 #include "report/writers.hpp"
@@ -15,17 +16,24 @@ using findings::Severity;
 
 constexpr std::size_t kLimit = 1000 * 1000;  // a margin under GitHub's 1 MiB
 
-// A table cell: '|' escaped, line breaks as spaces, HTML's < > & escaped.
-std::string cell(std::string_view text) {
-  std::string out;
-  for (char c : text) {
+// A table cell, appended to `out`: '|' escaped, line breaks as spaces,
+// HTML's < > & escaped; runs of other bytes copied whole.
+void append_cell(std::string& out, std::string_view text) {
+  static constexpr auto kSpecial = [] {
+    std::array<bool, 256> special{};
+    for (unsigned char c : std::string_view("|\n\r<>&"))
+      special[c] = true;
+    return special;
+  }();
+  std::size_t from = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (!kSpecial[static_cast<unsigned char>(c)]) continue;
+    out.append(text, from, i - from);
+    from = i + 1;
     switch (c) {
       case '|':
         out += "\\|";
-        break;
-      case '\n':
-      case '\r':
-        out += ' ';
         break;
       case '<':
         out += "&lt;";
@@ -36,11 +44,11 @@ std::string cell(std::string_view text) {
       case '&':
         out += "&amp;";
         break;
-      default:
-        out += c;
+      default:  // a line break
+        out += ' ';
     }
   }
-  return out;
+  out.append(text, from);
 }
 
 class MarkdownWriter : public Writer {
@@ -55,16 +63,28 @@ class MarkdownWriter : public Writer {
       ++rows_left_out_;
       return;
     }
-    std::string where = cell(f.file);
-    if (f.line > 0) where += ":" + std::to_string(f.line);
-    std::string row = "| " + std::string(findings::severity_name(f.severity)) + " | `" + where +
-                      "` | " + cell(f.resource.kind + " " + f.resource.name) + " | `" + f.rule +
-                      "` | " + cell(f.message) + " |\n";
-    if (table_.size() + row.size() > kLimit / 2) {
-      ++rows_left_out_;
-      return;
+    const std::size_t before = table_.size();
+    table_ += "| ";
+    table_ += findings::severity_name(f.severity);
+    table_ += " | `";
+    append_cell(table_, f.file);
+    if (f.line > 0) {
+      table_ += ':';
+      table_ += std::to_string(f.line);
     }
-    table_ += row;
+    table_ += "` | ";
+    append_cell(table_, f.resource.kind);
+    table_ += ' ';
+    append_cell(table_, f.resource.name);
+    table_ += " | `";
+    table_ += f.rule;
+    table_ += "` | ";
+    append_cell(table_, f.message);
+    table_ += " |\n";
+    if (table_.size() > kLimit / 2) {
+      table_.resize(before);
+      ++rows_left_out_;
+    }
   }
 
   // Only what can be shown is kept: at most kLimit bytes are (see finish()).

@@ -67,17 +67,17 @@ class SarifWriter : public Writer {
     w_.StartObject();
     out_.string("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
     out_.string("version", "2.1.0");
-    w_.Key("runs");
+    w_.key("runs");
     w_.StartArray();
     w_.StartObject();
-    w_.Key("tool");
+    w_.key("tool");
     w_.StartObject();
-    w_.Key("driver");
+    w_.key("driver");
     w_.StartObject();
     out_.string("name", "archfit");
     if (!options.tool_version.empty()) out_.string("version", options.tool_version);
     out_.string("informationUri", findings::homepage());
-    w_.Key("rules");
+    w_.key("rules");
     w_.StartArray();
     for (const findings::Rule& r : findings::rules())
       write_rule(r);
@@ -87,13 +87,13 @@ class SarifWriter : public Writer {
     if (!options.category.empty()) {
       std::string id = options.category;
       if (!id.ends_with('/')) id += '/';
-      w_.Key("automationDetails");
+      w_.key("automationDetails");
       w_.StartObject();
       out_.string("id", id);
       w_.EndObject();
     }
     out_.string("columnKind", "unicodeCodePoints");
-    w_.Key("results");
+    w_.key("results");
     w_.StartArray();
   }
 
@@ -110,12 +110,12 @@ class SarifWriter : public Writer {
     std::string source = source_path(f, options_);
     bool on_source = !source.empty() && !options_.source_root.empty();
     Region in_stream = region_of(f);
-    w_.Key("locations");
+    w_.key("locations");
     w_.StartArray();
     w_.StartObject();
     physical_location(on_source ? source : f.file, on_source ? Region{1, 0, 0, 0} : in_stream);
     if (!f.resource.kind.empty()) {
-      w_.Key("logicalLocations");
+      w_.key("logicalLocations");
       w_.StartArray();
       w_.StartObject();
       out_.string("fullyQualifiedName",
@@ -129,7 +129,7 @@ class SarifWriter : public Writer {
     w_.EndObject();
     w_.EndArray();
     if (!source.empty()) {
-      w_.Key("relatedLocations");
+      w_.key("relatedLocations");
       w_.StartArray();
       w_.StartObject();
       out_.number("id", 1);
@@ -138,14 +138,14 @@ class SarifWriter : public Writer {
       w_.EndObject();
       w_.EndArray();
     }
-    w_.Key("partialFingerprints");
+    w_.key("partialFingerprints");
     w_.StartObject();
     out_.string("archfitFinding/v1", fingerprint(f));
     w_.EndObject();
-    w_.Key("properties");
+    w_.key("properties");
     w_.StartObject();
     out_.string("fieldPath", f.field_path);
-    w_.Key("fixable");
+    w_.key("fixable");
     w_.Bool(f.fixable);
     w_.EndObject();
     w_.EndObject();
@@ -178,14 +178,14 @@ class SarifWriter : public Writer {
 
   // "physicalLocation": {"artifactLocation": {"uri"}, "region": {...}}
   void physical_location(const std::string& file, const Region& region) {
-    w_.Key("physicalLocation");
+    w_.key("physicalLocation");
     w_.StartObject();
-    w_.Key("artifactLocation");
+    w_.key("artifactLocation");
     w_.StartObject();
     out_.string("uri", uri_of(file));
     w_.EndObject();
     if (region.line > 0) {
-      w_.Key("region");
+      w_.key("region");
       w_.StartObject();
       out_.number("startLine", region.line);
       if (region.column > 0) out_.number("startColumn", region.column);
@@ -205,8 +205,8 @@ class SarifWriter : public Writer {
     return uris_.emplace(file, artifact_uri(file)).first->second;
   }
 
-  void text(const char* key, std::string_view value) {
-    w_.Key(key);
+  void text(PlainKey key, std::string_view value) {
+    w_.key(key);
     w_.StartObject();
     out_.string("text", value);
     w_.EndObject();
@@ -218,7 +218,7 @@ class SarifWriter : public Writer {
     text("shortDescription", r.summary);
     text("fullDescription", r.description);
     std::string uri = r.help_uri();
-    w_.Key("help");
+    w_.key("help");
     w_.StartObject();
     std::string help = std::string(r.description) + " See " + uri;
     out_.string("text", help);
@@ -226,13 +226,13 @@ class SarifWriter : public Writer {
                                 "](" + uri + ")");
     w_.EndObject();
     out_.string("helpUri", uri);
-    w_.Key("defaultConfiguration");
+    w_.key("defaultConfiguration");
     w_.StartObject();
     out_.string("level", level(r.severity));
     w_.EndObject();
-    w_.Key("properties");
+    w_.key("properties");
     w_.StartObject();
-    w_.Key("tags");
+    w_.key("tags");
     w_.StartArray();
     w_.String("kubernetes");
     w_.String("scheduling");

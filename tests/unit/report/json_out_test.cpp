@@ -138,5 +138,55 @@ TEST(JsonOut, RawValuesOfAnySizeArriveWhole) {
   }
 }
 
+TEST(JsonOut, PlainKeysAreWrittenAsRapidJsonWritesKeys) {
+  // Member names of the report's own, as the first member, later members,
+  // in nested objects and around arrays, with the buffer crossed many times:
+  // the same bytes as RapidJSON's Key.
+  static constexpr PlainKey kKeys[] = {"rule", "$schema", "archfitFinding/v1", "x", ""};
+  std::mt19937 random(42);
+  std::uniform_int_distribution<int> pick(0, 99);
+  std::ostringstream out;
+  JsonOut json(out);
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  int depth = 0;
+  json.w().StartObject();
+  w.StartObject();
+  for (int i = 0; i < 30000; ++i) {
+    const PlainKey& key = kKeys[static_cast<std::size_t>(pick(random)) % std::size(kKeys)];
+    json.w().key(key);
+    w.Key(key.text().data(), static_cast<rapidjson::SizeType>(key.text().size()));
+    int r = pick(random);
+    if (r < 15 && depth < 20) {
+      json.w().StartObject();
+      w.StartObject();
+      ++depth;
+    } else if (r < 25) {
+      json.w().StartArray();
+      w.StartArray();
+      json.w().Uint64(static_cast<unsigned>(i));
+      w.Uint64(static_cast<unsigned>(i));
+      json.w().EndArray();
+      w.EndArray();
+    } else {
+      json.string(key.text());
+      w.String(key.text().data(), static_cast<rapidjson::SizeType>(key.text().size()));
+    }
+    if (depth > 0 && r > 85) {
+      json.w().EndObject();
+      w.EndObject();
+      --depth;
+    }
+  }
+  for (; depth >= 0; --depth) {
+    json.w().EndObject();
+    w.EndObject();
+  }
+  json.end_document();
+  std::string written = out.str();
+  EXPECT_GT(written.size(), 3u * 64 * 1024);
+  EXPECT_EQ(written, std::string(buffer.GetString(), buffer.GetSize()) + "\n");
+}
+
 }  // namespace
 }  // namespace archfit::report::detail
