@@ -354,8 +354,11 @@ class Planner {
   }
 
   void report_too_wide(const Facts& f, const std::string& own, bool selector_only) {
+    // What fix resolves is not worded for fix (TemplateContext::quiet).
+    const bool tolerations_only = config_.mode == Mode::TolerationsOnly;
+    if (!tolerations_only && !report_.wants(findings::Severity::Error, true)) return;
     image::PlatformSet unsupported = minus(f.allowed, f.S);
-    if (config_.mode == Mode::TolerationsOnly) {
+    if (tolerations_only) {
       std::vector<std::string> reachable;
       for (const std::string& arch : image::PlatformSet(unsupported).archs()) {
         if (detail::can_start_on(field_of(plan_.desired, "tolerations"), arch, config_)) {
@@ -374,7 +377,6 @@ class Planner {
           t_.spec, "spec.affinity");
       return;
     }
-    if (!report_.wants(findings::Severity::Error, true)) return;
     const char* field = selector_only ? "nodeSelector" : "affinity";
     findings::Finding& finding =
         !own.empty()
