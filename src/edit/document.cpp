@@ -113,7 +113,13 @@ DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
     result.unverified = e.message();
     return result;
   }
-  if (!meant) result.unverified = "the edited document does not mean what archfit intended";
+  if (!meant) {
+    result.unverified = "the edited document does not mean what archfit intended";
+    return result;
+  }
+  // The ranges are kept only where they give the verified text exactly.
+  Splices replacements = std::move(editor).replacements();
+  if (replacements.gives(tree.text(), result.text)) result.replacements = std::move(replacements);
   return result;
 }
 

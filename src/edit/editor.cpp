@@ -687,6 +687,33 @@ std::vector<yaml::Insertion> DocumentEditor::insertions() const {
   return out;
 }
 
+Splices DocumentEditor::replacements() && {
+  struct Range {
+    std::uint32_t begin;
+    std::uint32_t end;
+    std::string text;
+  };
+  std::vector<Range> ranges;
+  for (std::size_t i : order()) {
+    Splice& s = splices_[i];
+    if (!ranges.empty() && s.begin <= ranges.back().end) {
+      Range& last = ranges.back();
+      // Removals that overlap, as apply() takes them; splices that meet.
+      if (s.begin < last.end && !(s.text.empty() && s.end > s.begin)) {
+        fail(ErrorKind::Internal, "overlapping edits at byte " + std::to_string(s.begin));
+      }
+      last.end = std::max(last.end, s.end);
+      last.text += s.text;
+      continue;
+    }
+    ranges.push_back(Range{s.begin, s.end, std::move(s.text)});
+  }
+  Splices out;
+  for (Range& r : ranges)
+    out.replace(r.begin, r.end - r.begin, std::move(r.text));
+  return out;
+}
+
 std::string DocumentEditor::apply() const {
   std::vector<std::size_t> order = this->order();
   std::string_view text = tree_.text();

@@ -58,6 +58,8 @@ class Attempt {
     bool after_removal;
   };
   std::vector<Refusal> refused;
+  // The text run() returns as replacements of the document's, when known.
+  std::optional<Splices> replacements;
 
   // The text with `which` templates changed, and archfit's earlier changes
   // taken out of `removal_only` too; nullopt when some were refused.
@@ -99,6 +101,7 @@ class Attempt {
         !check(r2, *base, nodes, which, changes_of, "archfit's edit", true)) {
       return std::nullopt;
     }
+    if (r2.changed && base == &tree_) replacements = std::move(r2.replacements);
     std::string text2 = r2.changed ? std::move(r2.text) : text1;
     if (!gives_back) return text2;
     // The user's values taken out or filled in must come back byte for byte.
@@ -200,6 +203,7 @@ EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
     if (attempt.refused.empty() && text) {
       out.changed = true;
       out.text = std::move(*text);
+      out.replacements = std::move(attempt.replacements);
       break;
     }
     if (attempt.refused.empty()) fail(ErrorKind::Internal, "an edit failed without a reason");

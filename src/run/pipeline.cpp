@@ -38,6 +38,9 @@ enum class Outcome { Unchanged, Changed, Deferred };
 // its own Work, and merged into the run in their order.
 struct Work {
   Outcome outcome = Outcome::Unchanged;
+  // When Changed: the new text as replacements of the document's ranges,
+  // else whole.
+  std::optional<Splices> replacements;
   std::string edited;
   std::vector<findings::Finding> findings;
   std::vector<report::WorkloadSeen> seen;  // when the sink wants workloads
@@ -315,7 +318,11 @@ class Pipeline {
 
   static void append(FileResult& file, Piece& piece) {
     if (piece.work.outcome != Outcome::Changed) return;
-    file.edits.replace(piece.doc.offset, piece.doc.text.size(), std::move(piece.work.edited));
+    if (piece.work.replacements) {
+      file.edits.take(std::move(*piece.work.replacements), piece.doc.offset);
+    } else {
+      file.edits.replace(piece.doc.offset, piece.doc.text.size(), std::move(piece.work.edited));
+    }
   }
 
   void analyze(const FileResult& file, Piece& piece, Mode mode, bool first) noexcept {
@@ -489,7 +496,13 @@ class Pipeline {
     if (!outcome.changed || task_ == Task::Lint || outcome.text == doc.text) {
       return Outcome::Unchanged;
     }
-    work.edited = std::move(outcome.text);
+    // The ranges, where known, are all that is kept: a run that changes every
+    // document holds little more than its input (docs/performance.md).
+    if (outcome.replacements) {
+      work.replacements = std::move(outcome.replacements);
+    } else {
+      work.edited = std::move(outcome.text);
+    }
     return Outcome::Changed;
   }
 

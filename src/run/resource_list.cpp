@@ -282,28 +282,46 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
 
 void ResourceListItems::join(std::string_view text, std::string_view stream, const Splices& edits,
                              const std::function<void(std::string_view)>& put) const {
+  const std::vector<Splices::Replacement>& all = edits.replacements();
   std::size_t pos = 0;  // of `text`, handed out up to here
-  for (const Splices::Replacement& r : edits.replacements()) {
+  // An item's replacements: a range within it, or an insertion after its
+  // start up to its end (where one item ends and the next starts, the first:
+  // nothing is written before a document's "---" line).
+  auto in = [](const Splices::Replacement& r, const Item& item) {
+    return r.begin == r.end ? item.stream_begin < r.begin && r.begin <= item.stream_end
+                            : item.stream_begin <= r.begin && r.end <= item.stream_end;
+  };
+  for (std::size_t i = 0; i < all.size();) {
     auto it =
-        std::upper_bound(items_.begin(), items_.end(), r.begin,
-                         [](std::size_t at, const Item& item) { return at < item.stream_begin; });
-    if (it == items_.begin() || r.end > std::prev(it)->stream_end) {
+        std::lower_bound(items_.begin(), items_.end(), all[i].begin,
+                         [](const Item& item, std::size_t at) { return item.stream_end < at; });
+    if (it != items_.end() && !in(all[i], *it)) ++it;
+    if (it == items_.end() || !in(all[i], *it)) {
       fail(ErrorKind::Internal, "an edit of the ResourceList's items spans more than one item");
     }
-    const Item& item = *std::prev(it);
-    // The item's document as edited, in three pieces, after its "---" line.
+    const Item& item = *it;
+    // The item's document as edited, after its "---" line: the stream's
+    // bytes between the item's replacements, and theirs.
     std::size_t content = item.stream_begin + 4;
-    std::string_view inserted = r.text;
-    std::string_view marker = stream.substr(r.begin, std::max(r.begin, content) - r.begin);
-    if (!inserted.starts_with(marker) || r.end < std::min(r.begin + marker.size(), content)) {
+    std::string_view inserted = all[i].text;
+    std::string_view marker =
+        stream.substr(all[i].begin, std::max(all[i].begin, content) - all[i].begin);
+    if (!inserted.starts_with(marker) ||
+        all[i].end < std::min(all[i].begin + marker.size(), content)) {
       fail(ErrorKind::Internal, "an edit of a ResourceList item took its document marker");
     }
     inserted.remove_prefix(marker.size());
     if (item.begin > pos) put(text.substr(pos, item.begin - pos));
     Indenter indent(item.indent, put);
-    indent.add(stream.substr(content, std::max(r.begin, content) - content));
+    indent.add(stream.substr(content, std::max(all[i].begin, content) - content));
     indent.add(inserted);
-    indent.add(stream.substr(r.end, item.stream_end - r.end));
+    std::size_t at = all[i].end;  // of `stream`, taken up to here
+    for (++i; i < all.size() && in(all[i], item); ++i) {
+      indent.add(stream.substr(at, all[i].begin - at));
+      indent.add(all[i].text);
+      at = all[i].end;
+    }
+    indent.add(stream.substr(at, item.stream_end - at));
     // The item's region ends as it did: with a line break or without.
     indent.finish(item.end == item.begin || text[item.end - 1] == '\n');
     pos = item.end;

@@ -17,7 +17,16 @@ class Splices {
   // order and do not overlap; a violation throws Error(Internal).
   void replace(std::size_t begin, std::size_t length, std::string text);
 
+  // Moves every replacement of `other` in, each `offset` bytes further on:
+  // the edits of a part of the original that starts there. They must come
+  // after those already here, as for replace().
+  void take(Splices&& other, std::size_t offset);
+
   bool empty() const { return replacements_.empty(); }
+
+  // Whether the new text is exactly `text`, compared piece by piece (nothing
+  // is built).
+  bool gives(std::string_view original, std::string_view text) const;
 
   // The new text as consecutive pieces of `original` and of the replacements.
   std::vector<std::string_view> parts(std::string_view original) const;

@@ -3,10 +3,12 @@
 // original data with the planned fields changed.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <archfit/base/splices.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/node.hpp>
 
@@ -21,6 +23,10 @@ struct TemplateEdit {
 struct DocumentResult {
   std::string text;  // the new document text when `changed`
   bool changed = false;
+  // When `changed` and verified: the same text as replacements of ranges of
+  // the original's (checked to give `text` exactly), so that a caller can
+  // keep those instead of the whole text. Nearly always there.
+  std::optional<Splices> replacements;
   // One per template that could not be edited (index into the edits, reason);
   // the text leaves those templates as they were.
   std::vector<std::pair<std::size_t, std::string>> uneditable;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include <archfit/base/splices.hpp>
 #include <archfit/edit/layout.hpp>
 #include <archfit/yaml/graft.hpp>
 #include <archfit/yaml/node.hpp>
@@ -68,6 +69,14 @@ class DocumentEditor {
   // The text with every splice applied. Throws Error(Internal) if two
   // splices overlap.
   std::string apply() const;
+
+  // The same edits as replacements of ranges of the original text, in order:
+  // splices that meet at a position are one replacement, removals that
+  // overlap take out their union. What apply() does beyond that (a removal
+  // that reaches the end of a text without a final line break takes the break
+  // before it) is not expressed: compare with apply() before use
+  // (Splices::gives). Takes the splices' text: the editor is done with.
+  Splices replacements() &&;
 
   // The splices in the order apply() writes them, as insertions of whole
   // lines into block collections and keys' values written anew from after

@@ -10,10 +10,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include <archfit/base/splices.hpp>
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/yaml/node.hpp>
@@ -30,6 +32,9 @@ struct PlannedTemplate {
 struct EditOutcome {
   bool changed = false;
   std::string text;  // the new document text when changed (not with check_only)
+  // The same text as replacements of ranges of the document's, when it was
+  // written in one step from the document (no earlier record taken out).
+  std::optional<Splices> replacements;
   // Templates left as they are (index into the planned templates), and why.
   std::vector<std::pair<std::size_t, std::string>> left_alone;
 };

@@ -77,6 +77,50 @@ TEST(ResourceListItems, NoEditGivesTheTextBackAndAnEditIsIndentedAsItsItem) {
             kList.substr(0, kList.find("-\n  apiVersion: v1\n  kind: Secret")));
 }
 
+// An item's edits may be several ranges of it, the last an insertion where
+// the item ends (and so where the next one starts): each goes into its own
+// item, indented as it.
+TEST(ResourceListItems, SeveralEditsOfAnItemAndOneAtItsEnd) {
+  yaml::Tree tree;
+  std::optional<ResourceListItems> items = split(kList, tree);
+  ASSERT_TRUE(items);
+  std::vector<yaml::DocumentText> docs = yaml::split_stream(items->stream());
+  ASSERT_EQ(docs.size(), 2u);
+  const std::string_view first = docs[0].text;
+  const std::size_t end_of_first = docs[0].offset + first.size();
+  ASSERT_EQ(end_of_first, docs[1].offset);
+  Splices edits;
+  // "ConfigMap" becomes "Map", a label goes into the metadata, and a key
+  // after the whole first item.
+  edits.replace(docs[0].offset + first.find("ConfigMap"), 6, "");
+  edits.replace(docs[0].offset + first.find("}\ndata"), 0, ", labels: {x: y}");
+  edits.replace(end_of_first, 0, "extra: 1\n");
+  // And the second item's last line.
+  const std::string_view second = docs[1].text;
+  edits.replace(docs[1].offset + second.find("  name: b"), 9, "  name: c");
+  std::string joined = items->join(kList, edits);
+  EXPECT_EQ(joined,
+            "apiVersion: config.kubernetes.io/v1\n"
+            "kind: ResourceList\n"
+            "items:\n"
+            "- apiVersion: v1\n"
+            "  kind: Map   # a comment\n"
+            "  metadata: {name: a, labels: {x: y}}\n"
+            "  data:\n"
+            "    script: |\n"
+            "      one\n"
+            "\n"
+            "      two\n"
+            "  extra: 1\n"
+            "-\n"
+            "  apiVersion: v1\n"
+            "  kind: Secret\n"
+            "  metadata:\n"
+            "    name: c\n"
+            "  # the last line\n"
+            "functionConfig: {}\n");
+}
+
 TEST(ResourceListItems, ItemsThatCannotBeCutOutExactlyAreNot) {
   yaml::Tree tree;
   EXPECT_FALSE(split("kind: ResourceList\nitems: [{kind: A}]\n", tree));
