@@ -79,7 +79,10 @@ class Attempt {
       return std::string();
     }
     // Step 1: take out what archfit wrote before.
-    std::string text1(tree_.text());
+    // The text archfit writes into: the document's own, or (step 1) what is
+    // left once archfit's earlier values are out.
+    std::string_view text1 = tree_.text();
+    std::string removed;
     yaml::Tree tree1;
     const yaml::Tree* base = &tree_;
     if (!with_record.empty()) {
@@ -90,7 +93,8 @@ class Attempt {
                  false)) {
         return std::nullopt;
       }
-      text1 = std::move(r.text);
+      removed = std::move(r.text);
+      text1 = removed;
       tree1 = yaml::parse_document(text1, first_line_);
       base = &tree1;
     }
@@ -102,7 +106,7 @@ class Attempt {
       return std::nullopt;
     }
     if (r2.changed && base == &tree_) replacements = std::move(r2.replacements);
-    std::string text2 = r2.changed ? std::move(r2.text) : text1;
+    std::string text2 = r2.changed ? std::move(r2.text) : std::string(text1);
     if (!gives_back) return text2;
     // The user's values taken out or filled in must come back byte for byte.
     yaml::Tree tree2 = yaml::parse_document(text2, first_line_);
