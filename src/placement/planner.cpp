@@ -137,7 +137,6 @@ class Planner {
 
   void run(Action action) {
     plan_.current = detail::read_view(t_);
-    plan_.user = plan_.current;
     Previous previous = read_previous(plan_.current);
     if (!previous.unreadable.empty()) {
       report_.add("stale-placement", findings::Severity::Error,
@@ -158,8 +157,8 @@ class Planner {
     detail::Undone undone;
     if (previous.present) {
       undone = detail::undo(plan_.current, previous.record);
-      plan_.user = std::move(undone.view);
-      plan_.removal = detail::changes_between(plan_.current, plan_.user, undone.positions);
+      plan_.undone = std::move(undone.view);
+      plan_.removal = detail::changes_between(plan_.current, plan_.user(), undone.positions);
     }
     if (!undone.kept.empty() && report_.wants(findings::Severity::Warning, false)) {
       report_.add("stale-placement", findings::Severity::Warning,
@@ -172,9 +171,9 @@ class Planner {
     if (action == Action::Fix) {
       place();
     } else {
-      plan_.desired = plan_.user;
+      plan_.desired = plan_.user();
     }
-    plan_.changes = detail::changes_between(plan_.user, plan_.desired);
+    plan_.changes = detail::changes_between(plan_.user(), plan_.desired);
     settle_findings();
   }
 
@@ -196,7 +195,7 @@ class Planner {
   }
 
   void place() {
-    std::vector<detail::Problem> problems = detail::validate_view(plan_.user);
+    std::vector<detail::Problem> problems = detail::validate_view(plan_.user());
     for (const detail::Problem& p : problems) {
       report_.add(p.rule, findings::Severity::Error,
                   p.message + "; archfit leaves this template alone", node_at(p.field), p.field);
@@ -220,12 +219,12 @@ class Planner {
                   "no platform of the cluster (" + detail::list(config_.cluster_platforms) +
                       ") runs every image of this pod: " + facts.described() + "; " + what_to_do,
                   t_.spec, "spec");
-      plan_.desired = plan_.user;  // without archfit's placement for other images
+      plan_.desired = plan_.user();  // without archfit's placement for other images
       spread_left_alone();
       return;
     }
 
-    detail::Draft d(plan_.user);
+    detail::Draft d(plan_.user());
     if (!config_.respect_existing) {
       std::vector<std::string> keys = user_spec_keys();
       detail::take_arch_constraints(d, nodes_, [&keys](const std::string& key) {
@@ -246,7 +245,7 @@ class Planner {
               ": the pods cannot run anywhere; change the constraint or the image (archfit "
               "fix leaves this to you)",
           pinned_node(), pinned_field());
-      plan_.desired = plan_.user;
+      plan_.desired = plan_.user();
       spread_left_alone();
       return;
     }
@@ -341,7 +340,7 @@ class Planner {
 
   void report_taken(const Facts& f) {
     if (!report_.wants(findings::Severity::Warning, true)) return;
-    std::string own = detail::describe_constraints(plan_.user, nodes_, true);
+    std::string own = detail::describe_constraints(plan_.user(), nodes_, true);
     findings::Finding& finding = report_.add(
         "missing-arch-affinity", findings::Severity::Warning,
         "the pods' own architecture constraints (" +
@@ -415,7 +414,7 @@ class Planner {
   }
 
   void report_tolerations(const Facts& f, const std::vector<Toleration>& added) {
-    const Value& tolerations = field_of(plan_.user, "tolerations");
+    const Value& tolerations = field_of(plan_.user(), "tolerations");
     // Pending for good when no architecture the pods may be scheduled to (in
     // tolerationsOnly mode that includes those their images lack) lets them
     // start with the tolerations they have.
@@ -562,7 +561,7 @@ class Planner {
   // The pod spec's keys in the user's order: as the document has them, without
   // the fields archfit added and with those it took out back in their place.
   std::vector<std::string> user_spec_keys() const {
-    const Value& spec = *plan_.user.find("spec");
+    const Value& spec = *plan_.user().find("spec");
     std::vector<std::string> keys;
     for (std::size_t i = 0; i < t_.spec.size(); ++i) {
       std::string key(t_.spec.key(i).resolved().scalar());
@@ -590,8 +589,8 @@ class Planner {
   // Where the user's own constraint is: their nodeSelector when they have no
   // required node affinity, else the affinity.
   std::string pinned_field() const {
-    bool selector = field_of(plan_.user, "nodeSelector").is_mapping() &&
-                    yaml::lookup(plan_.user, detail::terms_path()) == nullptr;
+    bool selector = field_of(plan_.user(), "nodeSelector").is_mapping() &&
+                    yaml::lookup(plan_.user(), detail::terms_path()) == nullptr;
     return selector ? "spec.nodeSelector" : "spec.affinity";
   }
   NodeRef pinned_node() const { return node_at(pinned_field()); }

@@ -30,10 +30,11 @@ namespace archfit::placement {
 struct TemplatePlan {
   // The template's placement fields and metadata as data (see
   // src/placement/view.hpp): as they are, as the user wrote them (without
-  // archfit's earlier changes), and as fix leaves them.
+  // archfit's earlier changes: user()), and as fix leaves them.
   yaml::Value current;
-  yaml::Value user;
+  std::optional<yaml::Value> undone;  // user() when it is not `current`
   yaml::Value desired;
+  const yaml::Value& user() const { return undone ? *undone : current; }
   // The template carries an ownership record (or the older archfit.io/platforms
   // annotation alone).
   bool has_record = false;

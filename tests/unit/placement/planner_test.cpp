@@ -101,7 +101,7 @@ TEST(Planner, AfterFixNothingChangesAndNothingIsFixable) {
   EXPECT_TRUE(rules(second).empty());
   EXPECT_TRUE(second.has_record);
   // The user's template behind it is the one the first run started from.
-  EXPECT_EQ(second.user, first.user);
+  EXPECT_EQ(second.user(), first.user());
   EXPECT_EQ(second.removal.size(), 2u + 1u);  // metadata, affinity, tolerations
   // After the image changes, only stale-placement is fixable, and fix
   // writes what a first run writes.
@@ -110,7 +110,7 @@ TEST(Planner, AfterFixNothingChangesAndNothingIsFixable) {
   EXPECT_EQ(changed.desired, plan(doc, Lock{{kImage, "linux/amd64"}}).desired);
   // --remove gives the user's template.
   TemplatePlan removed = plan(again, lock, Config::defaults(), Action::Remove);
-  EXPECT_EQ(removed.desired, first.user);
+  EXPECT_EQ(removed.desired, first.user());
 }
 
 TEST(Planner, AnUnreadableRecordLeavesTheTemplateAlone) {
@@ -218,7 +218,7 @@ TEST(Planner, RemovalChangesUndoWhatFixWrites) {
       at->set(c.path.back(), c.value);
     }
   }
-  EXPECT_EQ(view, p.user);
+  EXPECT_EQ(view, p.user());
 }
 
 }  // namespace
