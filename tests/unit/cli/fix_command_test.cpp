@@ -116,6 +116,20 @@ TEST(FixCommand, CheckAndDiffWriteNothing) {
   EXPECT_TRUE(contains(both.err, "--check and --diff cannot be used together")) << both.err;
 }
 
+// A line fix replaces (`affinity: {}` as charts render it) is shown taken out
+// just before what takes its place, not in the middle of it.
+TEST(FixCommand, DiffShowsAReplacedLineBeforeItsReplacement) {
+  Project p;
+  std::string input = needs_fix("app") + "      affinity: {}\n      restartPolicy: Always\n";
+  p.write("app.yaml", input);
+  ProcessResult diff = p.run({"fix", "--diff", "app.yaml"});
+  ASSERT_EQ(diff.exit_code, 1) << diff.err;
+  EXPECT_TRUE(
+      contains(diff.out, "\n-      affinity: {}\n+      affinity:\n+        nodeAffinity:\n"))
+      << diff.out;
+  EXPECT_TRUE(contains(diff.out, "\n       restartPolicy: Always\n")) << diff.out;
+}
+
 // The reproducer: 3,000 small Deployments in one file, all changed, made the
 // diff keep a copy of its search state per step (23.7 GB before it was
 // killed). The patch git applies is what fix writes.
