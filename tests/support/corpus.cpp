@@ -37,6 +37,16 @@ std::string read(const std::filesystem::path& path) {
   return out.str();
 }
 
+void for_each_corpus_document(
+    const std::function<void(const std::filesystem::path&, const yaml::DocumentText&)>& each) {
+  for (const std::filesystem::path& path : corpus_files()) {
+    std::string text = read(path);
+    for (const yaml::DocumentText& doc : yaml::split_stream(text)) {
+      if (doc.has_content) each(path, doc);
+    }
+  }
+}
+
 std::filesystem::path source_dir() {
   return ARCHFIT_SOURCE_DIR;
 }

@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
-
-#include <archfit/yaml/parse.hpp>
+#include <functional>
 #include <string>
 #include <vector>
+
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/stream.hpp>
 
 namespace archfit::testing {
 
@@ -15,6 +17,10 @@ std::filesystem::path corpus_dir();
 // Every *.yaml in the corpus, sorted by name.
 std::vector<std::filesystem::path> corpus_files();
 std::string read(const std::filesystem::path& path);
+// Calls `each` with every document of the corpus that has content, file by
+// file.
+void for_each_corpus_document(
+    const std::function<void(const std::filesystem::path&, const yaml::DocumentText&)>& each);
 std::filesystem::path source_dir();
 
 // Parser limits that read a file as it is written: the corpus holds real

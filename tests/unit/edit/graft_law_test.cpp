@@ -109,15 +109,12 @@ void edit_everywhere(const yaml::Tree& tree, std::uint32_t first_line, const std
 
 TEST(CorpusGraft, GraftedTreesAreParsedTrees) {
   Tally tally;
-  for (const auto& path : archfit::testing::corpus_files()) {
-    std::string text = archfit::testing::read(path);
-    for (const yaml::DocumentText& doc : yaml::split_stream(text)) {
-      if (!doc.has_content) continue;
-      yaml::Tree tree =
-          yaml::parse_document(doc.text, doc.first_line, archfit::testing::as_written());
-      edit_everywhere(tree, doc.first_line, path.filename().string(), tally);
-    }
-  }
+  archfit::testing::for_each_corpus_document(
+      [&tally](const std::filesystem::path& path, const yaml::DocumentText& doc) {
+        yaml::Tree tree =
+            yaml::parse_document(doc.text, doc.first_line, archfit::testing::as_written());
+        edit_everywhere(tree, doc.first_line, path.filename().string(), tally);
+      });
   std::cout << "[ graft    ] " << tally.grafted << " of " << tally.edits
             << " corpus edits grafted, each equal to its parse\n";
   // Most edits of real manifests are new lines in plain block collections.

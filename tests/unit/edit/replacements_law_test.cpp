@@ -107,25 +107,22 @@ void edit_everywhere(const yaml::Tree& tree, const std::string& file, Tally& tal
 
 TEST(CorpusReplacements, ReplacementsGiveWhatApplyWrites) {
   Tally tally;
-  for (const auto& path : archfit::testing::corpus_files()) {
-    std::string text = archfit::testing::read(path);
-    for (const yaml::DocumentText& doc : yaml::split_stream(text)) {
-      if (!doc.has_content) continue;
-      // Each document as it is and without its final line break.
-      std::string cut(doc.text);
-      while (!cut.empty() && (cut.back() == '\n' || cut.back() == '\r'))
-        cut.pop_back();
-      for (const std::string& version : {std::string(doc.text), cut}) {
-        yaml::Tree tree;
-        try {
-          tree = yaml::parse_document(version, doc.first_line, archfit::testing::as_written());
-        } catch (const Error&) {
-          continue;  // a document that ends in a block scalar may not parse cut
+  archfit::testing::for_each_corpus_document(
+      [&tally](const std::filesystem::path& path, const yaml::DocumentText& doc) {
+        // Each document as it is and without its final line break.
+        std::string cut(doc.text);
+        while (!cut.empty() && (cut.back() == '\n' || cut.back() == '\r'))
+          cut.pop_back();
+        for (const std::string& version : {std::string(doc.text), cut}) {
+          yaml::Tree tree;
+          try {
+            tree = yaml::parse_document(version, doc.first_line, archfit::testing::as_written());
+          } catch (const Error&) {
+            continue;  // a document that ends in a block scalar may not parse cut
+          }
+          edit_everywhere(tree, path.filename().string(), tally);
         }
-        edit_everywhere(tree, path.filename().string(), tally);
-      }
-    }
-  }
+      });
   std::cout << "[ ranges   ] " << tally.exact << " of " << tally.edits
             << " corpus edits given exactly by their replacements, " << tally.removals_at_the_end
             << " removals at the end of a text without a final "
