@@ -12,6 +12,8 @@
 #include <archfit/base/chunked_buf.hpp>
 #include <archfit/base/error.hpp>
 
+#include "base/gathered_write.hpp"
+
 namespace archfit {
 
 namespace {
@@ -32,7 +34,18 @@ std::string temp_prefix(const std::filesystem::path& target) {
 
 PendingWrite::PendingWrite(const std::filesystem::path& path,
                            const std::vector<std::string_view>& parts, const FileIdentity* read_as)
-    : PendingWrite(path, content_of(parts), read_as) {}
+    : path_(path), target_(path) {
+  if (read_as != nullptr) read_as_ = *read_as;
+  open(false);
+  // Many parts to a system call: a file of many edited documents is
+  // thousands of small parts (the edits and the bytes between them).
+  int err = detail::write_gathered(fd_, parts, [this](std::size_t n) {
+    written_ += static_cast<std::uint64_t>(n);
+    start_writeback();
+  });
+  if (err != 0) give_up(err);
+  finish();
+}
 
 PendingWrite::PendingWrite(const std::filesystem::path& path, const Content& content,
                            const FileIdentity* read_as)

@@ -8,13 +8,14 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/unique_fd.hpp>
+
+#include "base/gathered_write.hpp"
 
 namespace archfit {
 
@@ -197,38 +198,9 @@ void write_stdout(const std::vector<std::string_view>& parts) {
   std::cout.flush();
   // Every part stays where it is until the end: written from there, many
   // parts to a system call, without gathering them into a buffer first.
-  constexpr std::size_t kParts = 512;
-  std::vector<iovec> batch;
-  batch.reserve(kParts);
-  auto flush = [&batch] {
-    std::size_t first = 0;
-    while (first < batch.size()) {
-      ssize_t n =
-          ::writev(STDOUT_FILENO, batch.data() + first, static_cast<int>(batch.size() - first));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail(ErrorKind::Input, std::string("cannot write <stdout>: ") + std::strerror(errno));
-      }
-      if (n == 0) fail(ErrorKind::Input, "cannot write <stdout>: it takes nothing more");
-      // Skip what was written, whole parts and then a part's head.
-      auto written = static_cast<std::size_t>(n);
-      while (first < batch.size() && written >= batch[first].iov_len) {
-        written -= batch[first].iov_len;
-        ++first;
-      }
-      if (written > 0) {
-        batch[first].iov_base = static_cast<char*>(batch[first].iov_base) + written;
-        batch[first].iov_len -= written;
-      }
-    }
-    batch.clear();
-  };
-  for (std::string_view part : parts) {
-    if (part.empty()) continue;
-    batch.push_back(iovec{const_cast<char*>(part.data()), part.size()});
-    if (batch.size() == kParts) flush();
+  if (int err = detail::write_gathered(STDOUT_FILENO, parts)) {
+    fail(ErrorKind::Input, std::string("cannot write <stdout>: ") + std::strerror(err));
   }
-  flush();
 }
 
 }  // namespace archfit

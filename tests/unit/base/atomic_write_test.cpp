@@ -57,6 +57,24 @@ TEST(AtomicWrite, WritesThroughASymlinkAndKeepsTheLink) {
   EXPECT_EQ(slurp(real), "new");
 }
 
+// A file of many edited documents is written from thousands of parts (the
+// edits and the bytes between them), many to a system call: each arrives
+// whole and in order, empty ones included, across batches.
+TEST(AtomicWrite, ManyPartsArriveWholeAndInOrder) {
+  TempDir tmp;
+  fs::path file = tmp.write("many.yaml", "old");
+  std::vector<std::string> texts;
+  for (std::size_t i = 0; i < 5000; ++i)
+    texts.push_back(std::string((i * 7919) % 3001, static_cast<char>('a' + i % 26)));
+  std::vector<std::string_view> parts(texts.begin(), texts.end());
+  std::string whole;
+  for (std::string_view part : parts)
+    whole += part;
+  PendingWrite(file, parts).commit();
+  EXPECT_EQ(slurp(file), whole);
+  EXPECT_EQ(testing::entries_in(tmp.path()), 1u) << "no temp file left";
+}
+
 TEST(AtomicWrite, RefusesAReadOnlyFileAndLeavesItAlone) {
   TempDir tmp;
   fs::path file = tmp.write("ro.yaml", "keep");
