@@ -697,11 +697,9 @@ Splices DocumentEditor::replacements() && {
   for (std::size_t i : order()) {
     Splice& s = splices_[i];
     if (!ranges.empty() && s.begin <= ranges.back().end) {
+      // Splices that meet, and removals that overlap (apply() takes their
+      // union); any other overlap apply() refuses, and gives() would too.
       Range& last = ranges.back();
-      // Removals that overlap, as apply() takes them; splices that meet.
-      if (s.begin < last.end && !(s.text.empty() && s.end > s.begin)) {
-        fail(ErrorKind::Internal, "overlapping edits at byte " + std::to_string(s.begin));
-      }
       last.end = std::max(last.end, s.end);
       last.text += s.text;
       continue;

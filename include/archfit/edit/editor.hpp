@@ -71,11 +71,12 @@ class DocumentEditor {
   std::string apply() const;
 
   // The same edits as replacements of ranges of the original text, in order:
-  // splices that meet at a position are one replacement, removals that
-  // overlap take out their union. What apply() does beyond that (a removal
-  // that reaches the end of a text without a final line break takes the break
-  // before it) is not expressed: compare with apply() before use
-  // (Splices::gives). Takes the splices' text: the editor is done with.
+  // splices that meet or overlap are one replacement (removals that overlap
+  // take out their union). What apply() does beyond that (a removal that
+  // reaches the end of a text without a final line break takes the break
+  // before it; it refuses other overlaps) is not expressed: compare with
+  // apply() before use (Splices::gives). Never throws. Takes the splices'
+  // text: the editor is done with.
   Splices replacements() &&;
 
   // The splices in the order apply() writes them, as insertions of whole

@@ -249,6 +249,21 @@ TEST(Editor, InsertsAtOnePlaceGoDeepestFirst) {
             "    nodeSelector:\n      a: b\n  metadata:\n    annotations:\n      k: v\n");
 }
 
+// A key taken out and then the mapping that holds it: the removals overlap,
+// and apply() takes out their union; so does their one replacement.
+TEST(Editor, RemovalsThatOverlapAreOneReplacement) {
+  const std::string text = "a:\n  b: 1\n  c: 2\nd: 3\n";
+  yaml::Tree tree = yaml::parse_document(text);
+  DocumentEditor editor(tree, detect_layout(tree));
+  ASSERT_TRUE(editor.try_remove(tree.root(), {"a", "b"}));
+  ASSERT_TRUE(editor.try_remove(tree.root(), {"a"}));
+  const std::string applied = editor.apply();
+  EXPECT_EQ(applied, "d: 3\n");
+  Splices replacements = std::move(editor).replacements();
+  ASSERT_EQ(replacements.replacements().size(), 1u);
+  EXPECT_TRUE(replacements.gives(text, applied));
+}
+
 TEST(Editor, RollbackDropsSplices) {
   yaml::Tree tree = yaml::parse_document("a: 1\n");
   DocumentEditor editor(tree, detect_layout(tree));
