@@ -120,14 +120,19 @@ TEST(FixCommand, CheckAndDiffWriteNothing) {
 // just before what takes its place, not in the middle of it.
 TEST(FixCommand, DiffShowsAReplacedLineBeforeItsReplacement) {
   Project p;
-  std::string input = needs_fix("app") + "      affinity: {}\n      restartPolicy: Always\n";
-  p.write("app.yaml", input);
+  // As charts render it: indented lists, labels in the template's metadata
+  // (the annotations go there, a hunk of their own), `affinity: {}` last.
+  p.write("app.yaml",
+          "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app\nspec:\n  template:\n"
+          "    metadata:\n      labels:\n        app: web\n    spec:\n      containers:\n"
+          "        - name: app\n          image: amd64only:1\n      tolerations: []\n"
+          "      affinity: {}\n");
   ProcessResult diff = p.run({"fix", "--diff", "app.yaml"});
   ASSERT_EQ(diff.exit_code, 1) << diff.err;
-  EXPECT_TRUE(
-      contains(diff.out, "\n-      affinity: {}\n+      affinity:\n+        nodeAffinity:\n"))
+  EXPECT_TRUE(contains(diff.out,
+                       "\n       tolerations: []\n-      affinity: {}\n+      affinity:\n"
+                       "+        nodeAffinity:\n"))
       << diff.out;
-  EXPECT_TRUE(contains(diff.out, "\n       restartPolicy: Always\n")) << diff.out;
 }
 
 // The reproducer: 3,000 small Deployments in one file, all changed, made the
