@@ -5,7 +5,6 @@
 #include <cstring>
 #include <fcntl.h>
 #include <iostream>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -13,6 +12,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/large_buffer.hpp>
 #include <archfit/base/unique_fd.hpp>
 
 #include "base/gathered_write.hpp"
@@ -61,20 +61,12 @@ const char* kind_of(mode_t mode) {
   return "not a regular file";
 }
 
-// A buffer of many MiB is first written by the kernel's page faults, one for
-// every 4 KiB: asked for huge pages, it takes one for every 2 MiB, which
-// makes reading a large input from page cache two to three times faster.
-// Only a hint; the kernel may say no.
+// A buffer of many MiB is first written by the kernel's page faults: asked
+// for huge pages (base/large_buffer), reading a large input from page cache
+// is two to three times faster.
 void prefer_huge_pages(std::string& buffer) {
   constexpr std::size_t kWorthIt = std::size_t{8} << 20;
-  if (buffer.capacity() < kWorthIt) return;
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto start = reinterpret_cast<std::uintptr_t>(buffer.data());
-  const std::uintptr_t begin = (start + page - 1) & ~(page - 1);
-  const std::uintptr_t end = (start + buffer.capacity()) & ~(page - 1);
-#ifdef MADV_HUGEPAGE
-  if (begin < end) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
-#endif
+  if (buffer.capacity() >= kWorthIt) archfit::prefer_huge_pages(buffer.data(), buffer.capacity());
 }
 
 // Reads what `fd` holds into one string, in pieces of at most 16 MiB that

@@ -1,14 +1,96 @@
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
 #include <archfit/base/error.hpp>
 #include <archfit/base/splices.hpp>
 
 namespace archfit {
 
-void Splices::replace(std::size_t begin, std::size_t length, std::string text) {
+namespace {
+
+// The first block holds a document's few replacements; blocks double up to
+// kSmallBlocks, and then (a file where much changes) are huge pages, which
+// the kernel gives whole: a few faults instead of one for every 4 KiB.
+constexpr std::size_t kFirstBlock = 1024;
+constexpr std::size_t kSmallBlocks = std::size_t{64} << 10;
+constexpr std::size_t kLargestBlock = std::size_t{2} << 20;
+
+}  // namespace
+
+Splices::Texts::Texts(Texts&& other) noexcept
+    : blocks_(std::move(other.blocks_)),
+      at_(std::exchange(other.at_, nullptr)),
+      left_(std::exchange(other.left_, 0)) {
+  other.blocks_.clear();
+}
+
+Splices::Texts& Splices::Texts::operator=(Texts&& other) noexcept {
+  if (this != &other) {
+    blocks_ = std::move(other.blocks_);
+    other.blocks_.clear();
+    at_ = std::exchange(other.at_, nullptr);
+    left_ = std::exchange(other.left_, 0);
+  }
+  return *this;
+}
+
+std::string_view Splices::Texts::add(std::string_view text) {
+  if (text.empty()) return {};
+  if (text.size() > left_) {
+    std::size_t size = kFirstBlock;
+    if (!blocks_.empty()) size = blocks_.back().get_deleter().bytes * 2;
+    if (size > kSmallBlocks) size = kLargestBlock;
+    size = std::max(size, text.size());
+    blocks_.emplace_back(static_cast<char*>(allocate_buffer(size)), Free{size});
+    at_ = blocks_.back().get();
+    left_ = size;
+  }
+  std::memcpy(at_, text.data(), text.size());
+  std::string_view kept(at_, text.size());
+  at_ += text.size();
+  left_ -= text.size();
+  return kept;
+}
+
+void Splices::Texts::clear() {
+  blocks_.clear();
+  at_ = nullptr;
+  left_ = 0;
+}
+
+Splices::Splices(const Splices& other) {
+  for (const Replacement& r : other.replacements_)
+    replace(r.begin, r.end - r.begin, r.text);
+}
+
+Splices& Splices::operator=(const Splices& other) {
+  if (this != &other) {
+    Splices copy(other);
+    *this = std::move(copy);
+  }
+  return *this;
+}
+
+void Splices::make_room(std::size_t more) {
+  const std::size_t want = replacements_.size() + more;
+  if (want <= replacements_.capacity()) return;
+  // Doubling, and past kSmallBlocks of them straight to whole huge pages
+  // (LargeBufferAllocator), which are as cheap to fault in as one page.
+  std::size_t capacity = std::max(want, replacements_.capacity() * 2);
+  if (capacity * sizeof(Replacement) > kSmallBlocks) {
+    capacity = std::max(capacity, kLargestBlock / sizeof(Replacement));
+  }
+  replacements_.reserve(capacity);
+}
+
+void Splices::replace(std::size_t begin, std::size_t length, std::string_view text) {
   if (!replacements_.empty() && begin < replacements_.back().end) {
     fail(ErrorKind::Internal,
          "overlapping or unordered replacement at byte " + std::to_string(begin));
   }
-  replacements_.push_back(Replacement{begin, begin + length, std::move(text)});
+  make_room(1);
+  replacements_.push_back(Replacement{begin, begin + length, texts_.add(text)});
 }
 
 void Splices::take(Splices&& other, std::size_t offset) {
@@ -17,11 +99,12 @@ void Splices::take(Splices&& other, std::size_t offset) {
     fail(ErrorKind::Internal, "overlapping or unordered replacement at byte " +
                                   std::to_string(offset + other.replacements_.front().begin));
   }
-  for (Replacement& r : other.replacements_)
-    replacements_.push_back(Replacement{offset + r.begin, offset + r.end, std::move(r.text)});
+  make_room(other.replacements_.size());
+  for (const Replacement& r : other.replacements_)
+    replacements_.push_back(Replacement{offset + r.begin, offset + r.end, texts_.add(r.text)});
   other.replacements_.clear();
+  other.texts_.clear();
 }
-
 bool Splices::gives(std::string_view original, std::string_view text) const {
   std::size_t at = 0;  // of `text`, matched up to here
   for (std::string_view part : parts(original)) {

@@ -140,7 +140,7 @@ std::string unified_diff(std::string_view original, const Splices& edits,
                          int context) {
   std::string out;
   HunkWriter writer(out, static_cast<std::size_t>(context < 0 ? 0 : context));
-  const std::vector<Splices::Replacement>& all = edits.replacements();
+  const Splices::List& all = edits.replacements();
   std::size_t done = 0;  // bytes of the original fed to the writer
   for (std::size_t i = 0; i < all.size();) {
     // A region: whole lines of the original around one replacement and every

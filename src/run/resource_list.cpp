@@ -282,7 +282,7 @@ std::optional<ResourceListItems> ResourceListItems::scan(std::string_view text) 
 
 void ResourceListItems::join(std::string_view text, std::string_view stream, const Splices& edits,
                              const std::function<void(std::string_view)>& put) const {
-  const std::vector<Splices::Replacement>& all = edits.replacements();
+  const Splices::List& all = edits.replacements();
   std::size_t pos = 0;  // of `text`, handed out up to here
   // An item's replacements: a range within it, or an insertion after its
   // start up to its end (where one item ends and the next starts, the first:

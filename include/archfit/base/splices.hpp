@@ -5,21 +5,32 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include <archfit/base/large_buffer.hpp>
 
 namespace archfit {
 
 class Splices {
  public:
-  // Replaces [begin, begin + length) of the original. Ranges are given in
-  // order and do not overlap; a violation throws Error(Internal).
-  void replace(std::size_t begin, std::size_t length, std::string text);
+  Splices() = default;
+  Splices(const Splices& other);
+  Splices& operator=(const Splices& other);
+  Splices(Splices&& other) noexcept = default;
+  Splices& operator=(Splices&& other) noexcept = default;
+  ~Splices() = default;
 
-  // Moves every replacement of `other` in, each `offset` bytes further on:
+  // Replaces [begin, begin + length) of the original with a copy of `text`.
+  // Ranges are given in order and do not overlap; a violation throws
+  // Error(Internal).
+  void replace(std::size_t begin, std::size_t length, std::string_view text);
+
+  // Takes in every replacement of `other`, each `offset` bytes further on:
   // the edits of a part of the original that starts there. They must come
-  // after those already here, as for replace().
+  // after those already here, as for replace(). `other` is left empty.
   void take(Splices&& other, std::size_t offset);
 
   bool empty() const { return replacements_.empty(); }
@@ -36,13 +47,44 @@ class Splices {
   struct Replacement {
     std::size_t begin;
     std::size_t end;
-    std::string text;
+    std::string_view text;  // held by the Splices
   };
+  using List = std::vector<Replacement, LargeBufferAllocator<Replacement>>;
   // The replacements, in order.
-  const std::vector<Replacement>& replacements() const { return replacements_; }
+  const List& replacements() const { return replacements_; }
 
  private:
-  std::vector<Replacement> replacements_;
+  // Where the replacements' texts are kept: copied one after the other into
+  // blocks that double in size up to a huge page, so that a file-wide set of
+  // many small texts is a few large buffers written once, and a text never
+  // moves while the Splices lives (moving the Splices moves the blocks).
+  class Texts {
+   public:
+    Texts() = default;
+    Texts(Texts&& other) noexcept;
+    Texts& operator=(Texts&& other) noexcept;
+    Texts(const Texts&) = delete;
+    Texts& operator=(const Texts&) = delete;
+    ~Texts() = default;
+
+    std::string_view add(std::string_view text);
+    void clear();
+
+   private:
+    struct Free {
+      std::size_t bytes;
+      void operator()(char* p) const noexcept { free_buffer(p, bytes); }
+    };
+    std::vector<std::unique_ptr<char[], Free>> blocks_;
+    char* at_ = nullptr;
+    std::size_t left_ = 0;
+  };
+
+  // Room for `more` replacements after those here.
+  void make_room(std::size_t more);
+
+  List replacements_;
+  Texts texts_;
 };
 
 }  // namespace archfit

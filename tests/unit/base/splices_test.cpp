@@ -1,3 +1,6 @@
+#include <random>
+#include <string>
+
 #include <gtest/gtest.h>
 
 #include <archfit/base/error.hpp>
@@ -73,6 +76,58 @@ TEST(Splices, GivesIsApplyCompared) {
     EXPECT_FALSE(s.gives(original, other)) << other;
   EXPECT_TRUE(Splices().gives(original, original));
   EXPECT_FALSE(Splices().gives(original, "abcde"));
+}
+
+// Replacements of a long text, made from strings that are gone at once, in
+// parts taken into one Splices as a run takes each document's edits: texts
+// of every size (empty, small, larger than a block, larger than a huge page)
+// are kept as given through the growth of the list and of the blocks, a
+// copy, a move, and a moved-from Splices used again.
+TEST(Splices, KeepsItsTextsThroughGrowthCopiesAndMoves) {
+  std::mt19937 rng(7);
+  const std::size_t kParts = 3000;
+  const std::size_t kPartSize = 40;
+  std::string original;
+  for (std::size_t i = 0; i < kParts * kPartSize; ++i)
+    original += static_cast<char>('a' + i % 26);
+  std::string expected;
+  Splices all;
+  for (std::size_t part = 0; part < kParts; ++part) {
+    const std::size_t offset = part * kPartSize;
+    Splices edits;
+    std::size_t at = 0;
+    for (std::size_t pos = 0; pos < kPartSize; pos += 10) {
+      std::size_t size = rng() % 50;
+      if (part == 1234 && pos == 0) size = (std::size_t{5} << 20) + 3;  // beyond a huge page
+      if (part == 2000 && pos == 10) size = 100'000;                    // beyond a small block
+      std::string text(size, static_cast<char>('A' + (part + pos) % 26));
+      if (!text.empty()) text.back() = '\n';
+      const std::size_t length = rng() % 4;
+      expected += original.substr(offset + at, pos - at) + text;
+      at = pos + length;
+      edits.replace(pos, length, std::string(text));  // the string is gone after the call
+    }
+    expected += original.substr(offset + at, kPartSize - at);
+    all.take(std::move(edits), offset);
+    EXPECT_TRUE(edits.empty());
+  }
+  ASSERT_EQ(all.replacements().size(), kParts * 4);
+  ASSERT_TRUE(all.gives(original, expected));
+
+  Splices copy(all);
+  Splices moved(std::move(all));
+  // Both used again: neither writes where the other keeps a text.
+  all.replace(0, 1, "!!!!");
+  moved.replace(original.size(), 0, "tail\n");
+  EXPECT_EQ(all.apply("ab"), "!!!!b");
+  EXPECT_TRUE(moved.gives(original, expected + "tail\n"));
+  EXPECT_TRUE(copy.gives(original, expected));
+  Splices assigned;
+  assigned.replace(0, 0, "old");
+  assigned = copy;
+  copy = Splices();
+  EXPECT_TRUE(assigned.gives(original, expected));
+  EXPECT_EQ(assigned.apply(original), expected);
 }
 
 }  // namespace
