@@ -10,11 +10,14 @@
 // stream 5 to 8% faster; docs/performance.md). A block goes back to malloc
 // when its class is full, and every block a thread holds when it ends.
 //
-// The classes follow malloc_usable_size: a freed block is kept in class c
-// only when exactly 16c - 8 bytes of it are usable, and a request for n bytes
-// takes from class max(2, (n + 23) / 16), whose blocks hold at least n. So
-// every block handed out is large enough whatever the malloc; glibc's chunks
-// (16-byte steps, 8 bytes of header) are the ones that fill the classes.
+// A request for n bytes is of class c = max(2, (n + 23) / 16), and a block of
+// class c holds 16c - 8 bytes at least: the cache hands out one kept in that
+// class, or asks malloc for 16c - 8 bytes (exactly what glibc's chunks of
+// 16-byte steps with 8 bytes of header give n anyway). A block freed with
+// its size (sized delete, what the compiler and the containers call) goes
+// back to the class of that size without asking malloc anything; one freed
+// without it is kept only when malloc_usable_size says exactly 16c - 8. So
+// every block handed out is large enough whatever the malloc.
 //
 // Not under the sanitizers, whose own operator new finds blocks used after
 // they are freed; the aligned forms stay the library's.
@@ -69,21 +72,10 @@ std::size_t class_for_request(std::size_t n) {
   return std::max<std::size_t>(2, (n + 23) / 16);
 }
 
-}  // namespace
-
-void* operator new(std::size_t n) {
-  const std::size_t c = class_for_request(n);
-  if (c < kClasses && cache.count[c] != 0) return cache.block[c][--cache.count[c]];
-  void* p = std::malloc(n != 0 ? n : 1);  // a unique block even for nothing
-  if (p == nullptr) throw std::bad_alloc();
-  return p;
-}
-
-void operator delete(void* p) noexcept {
-  if (p == nullptr) return;
-  const std::size_t usable = malloc_usable_size(p);
-  const std::size_t c = (usable + 8) / 16;
-  if ((usable + 8) % 16 == 0 && c < kClasses && !cache.closed) {
+// Keeps `p`, a block of class `c` (at least 16c - 8 bytes usable), in the
+// thread's cache when there is room; else gives it back to malloc.
+void keep(void* p, std::size_t c) noexcept {
+  if (c < kClasses && !cache.closed) {
     unsigned& count = cache.count[c];
     if (count < kDepth) {
       if (count == 0) static_cast<void>(&guard);  // made at the thread's first keep
@@ -94,8 +86,35 @@ void operator delete(void* p) noexcept {
   std::free(p);
 }
 
-void operator delete(void* p, std::size_t) noexcept {
-  operator delete(p);
+}  // namespace
+
+void* operator new(std::size_t n) {
+  const std::size_t c = class_for_request(n);
+  // A block of a class is asked of malloc at the class's full size, so any
+  // block of the class, however it came back, serves any request of it.
+  std::size_t ask = n != 0 ? n : 1;  // a unique block even for nothing
+  if (c < kClasses) {
+    if (cache.count[c] != 0) return cache.block[c][--cache.count[c]];
+    ask = 16 * c - 8;
+  }
+  void* p = std::malloc(ask);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+
+// The size a block was asked for names its class: no need to ask malloc.
+void operator delete(void* p, std::size_t n) noexcept {
+  if (p == nullptr) return;
+  keep(p, class_for_request(n));
+}
+
+// Without the size, malloc says how much of the block is usable: kept only
+// when that is exactly a class's size.
+void operator delete(void* p) noexcept {
+  if (p == nullptr) return;
+  const std::size_t usable = malloc_usable_size(p);
+  if ((usable + 8) % 16 != 0) return std::free(p);
+  keep(p, (usable + 8) / 16);
 }
 
 bool archfit::cli::thread_cache_active() {

@@ -59,6 +59,42 @@ TEST(Allocator, BlocksHoldTheirSizeAndAreNobodyElsesOnGeneratedWorkloads) {
   }
 }
 
+// The same with every block freed as the compiler and the containers free
+// them, with the size it was asked for (some without, as a C++ library may):
+// a block goes back to its class by that size and serves any request of it.
+TEST(Allocator, BlocksFreedWithTheirSizeServeTheirClass) {
+  std::mt19937 rng(29);
+  std::uniform_int_distribution<std::size_t> size(0, 1500);
+  std::vector<Tagged> live;
+  unsigned char tag = 0;
+  for (int step = 0; step < 200000; ++step) {
+    if (live.empty() || rng() % 3 != 0) {
+      live.push_back(make_tagged(size(rng), ++tag));
+      continue;
+    }
+    std::size_t i = rng() % live.size();
+    ASSERT_TRUE(intact(live[i])) << "block of " << live[i].size << " bytes overwritten";
+    if (rng() % 8 == 0) {
+      ::operator delete(live[i].bytes);
+    } else {
+      ::operator delete(live[i].bytes, live[i].size);
+    }
+    live[i] = live.back();
+    live.pop_back();
+  }
+  for (const Tagged& t : live) {
+    ASSERT_TRUE(intact(t));
+    ::operator delete(t.bytes, t.size);
+  }
+  // 90 and 104 bytes are one class: the block of the one serves the other whole.
+  void* first = ::operator new(90);
+  ::operator delete(first, 90);
+  void* second = ::operator new(104);
+  EXPECT_GE(malloc_usable_size(second), 104u);
+  EXPECT_EQ(second == first, thread_cache_active());
+  ::operator delete(second, 104);
+}
+
 TEST(Allocator, BlocksFreedOnAnotherThreadServeThatThread) {
   // Made here, freed and made again on a helper thread that then ends (and
   // gives back what it kept), while this thread goes on making blocks.
