@@ -117,12 +117,21 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   }
 }
 
+namespace {
+
+// ASCII only, whatever the locale: the names compared and lowered here
+// (platforms, schemes, header names) are ASCII by definition, and a byte
+// that is not an ASCII capital stays as it is.
+char ascii_lower(char c) {
+  return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+}
+
+}  // namespace
+
 bool starts_with_ci(std::string_view text, std::string_view prefix) {
   if (text.size() < prefix.size()) return false;
   for (std::size_t i = 0; i < prefix.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) !=
-        std::tolower(static_cast<unsigned char>(prefix[i])))
-      return false;
+    if (ascii_lower(text[i]) != ascii_lower(prefix[i])) return false;
   }
   return true;
 }
@@ -130,7 +139,7 @@ bool starts_with_ci(std::string_view text, std::string_view prefix) {
 std::string to_lower(std::string_view text) {
   std::string out(text);
   for (char& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    c = ascii_lower(c);
   return out;
 }
 

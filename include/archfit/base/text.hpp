@@ -20,6 +20,7 @@ std::string printable(std::string_view text, std::size_t max_len = 300);
 
 std::string_view trim(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char separator);
+// ASCII letters compared and lowered alone, whatever the locale.
 bool starts_with_ci(std::string_view text, std::string_view prefix);
 std::string to_lower(std::string_view text);
 // `needle` occurs in `text` (a fast scan, for looking over whole inputs).

@@ -32,5 +32,20 @@ TEST(Printable, EscapesControlsAndBytesThatAreNotUtf8) {
   EXPECT_EQ(printable("abc", 2), "ab...");
 }
 
+// Only ASCII capitals are lowered, whatever the locale: every other byte of
+// a name (a UTF-8 sequence included) stays as it is.
+TEST(ToLower, LowersAsciiCapitalsAndNothingElse) {
+  for (int b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    const char want = b >= 'A' && b <= 'Z' ? static_cast<char>(b + 32) : c;
+    EXPECT_EQ(to_lower(std::string_view(&c, 1)), std::string(1, want)) << b;
+  }
+  EXPECT_EQ(to_lower("Linux/X86_64 ÉTÉ"), "linux/x86_64 ÉtÉ");
+  EXPECT_TRUE(starts_with_ci("X86_64", "x86"));
+  EXPECT_TRUE(starts_with_ci("Bearer realm", "BEARER"));
+  EXPECT_FALSE(starts_with_ci("Éclair", "éc"));
+  EXPECT_FALSE(starts_with_ci("ab", "abc"));
+}
+
 }  // namespace
 }  // namespace archfit
