@@ -12,7 +12,15 @@ Resolved NodeRef::resolve() const {
 
 bool NodeRef::is_string() const {
   NodeRef n = resolved();
-  return n.is_scalar() && n.resolve().type == ScalarType::String;
+  if (!n.is_scalar()) return false;
+  // Without a tag, a quoted or block scalar is a string, and so is a plain
+  // one that starts like a word (most keys): nothing to resolve.
+  if (n.tag().empty()) {
+    if (n.style() != Style::Plain) return true;
+    std::string_view text = n.scalar();
+    if (!text.empty() && starts_plain_string(text.front())) return true;
+  }
+  return n.resolve().type == ScalarType::String;
 }
 
 bool NodeRef::is_null() const {

@@ -186,6 +186,7 @@ Resolved resolve_v2(std::string_view text, bool timestamps, bool& is_timestamp) 
   if (text.empty()) return make(ScalarType::Null);
   Resolved word;
   const char c = text[0];
+  if (starts_plain_string(c)) return make(ScalarType::String);
   // v2 looks words up only for text starting with one of these.
   if (std::string_view("yYnNtTfFoO~").find(c) != std::string_view::npos) {
     return lookup_word(text, word) ? word : make(ScalarType::String);
@@ -273,6 +274,13 @@ std::string_view short_tag(const Resolved& r) {
 }
 
 }  // namespace
+
+bool starts_plain_string(char c) {
+  // v2 looks words up only for text starting with one of yYnNtTfFoO~, reads
+  // numbers from a digit, '.', '+' or '-', and "<<" is the merge key.
+  const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return letter && std::string_view("yYnNtTfFoO").find(c) == std::string_view::npos;
+}
 
 Resolved resolve_plain(std::string_view text) {
   if (text == "<<") return make(ScalarType::Merge);

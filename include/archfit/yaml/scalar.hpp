@@ -27,6 +27,11 @@ struct Resolved {
   double real = 0.0;
 };
 
+// True when every untagged plain scalar starting with `c` resolves as a
+// string whatever follows: an ASCII letter that starts no null, bool or
+// special word (most keys and names). A quick answer before resolve_plain.
+bool starts_plain_string(char c);
+
 // How an untagged plain scalar with this text resolves. `<<` gives Merge: as
 // a mapping key it merges; as a value go-yaml reads it as the string "<<".
 Resolved resolve_plain(std::string_view text);

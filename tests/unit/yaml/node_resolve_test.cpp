@@ -1,0 +1,61 @@
+// NodeRef::is_string's quick answer (a plain scalar that starts like a word)
+// is the answer resolution gives.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include <archfit/yaml/node.hpp>
+#include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/scalar.hpp>
+
+#include "support/corpus.hpp"
+
+namespace archfit::yaml {
+namespace {
+
+// Every first byte the quick test lets through reads as a string whatever
+// follows it; the letters it holds back start words that may not.
+TEST(StartsPlainString, AgreesWithResolutionForEveryFirstByte) {
+  const char* const rests[] = {"",    "es",   "rue", "ULL", "ull", "n",   "ff",   "o",
+                               "123", ".5",   "e3",  ":x",  "<",   "~",   " x",   "-1",
+                               "_b",  "0x1F", "nf",  "aN",  "Inf", "es!", "alse", "2001-12-14"};
+  int letters = 0;
+  for (int b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    if (!starts_plain_string(c)) continue;
+    ++letters;
+    for (const char* rest : rests) {
+      const std::string text = std::string(1, c) + rest;
+      EXPECT_EQ(resolve_plain(text).type, ScalarType::String) << text;
+    }
+  }
+  EXPECT_EQ(letters, 52 - 10);
+  for (char c : std::string("yYnNtTfFoO~.+-0123456789<"))
+    EXPECT_FALSE(starts_plain_string(c)) << c;
+}
+
+// Over every scalar of the corpus (keys and values, every style, tagged or
+// not): is_string() says what resolve() says.
+TEST(IsString, AgreesWithResolveOverTheCorpus) {
+  std::size_t scalars = 0;
+  testing::for_each_corpus_document([&](const auto& file, const DocumentText& doc) {
+    Tree tree = parse_document(doc.text, doc.first_line, testing::as_written());
+    for (NodeId id = 0; id < tree.node_count(); ++id) {
+      NodeRef n(&tree, id);
+      if (!n.is_scalar()) continue;
+      ++scalars;
+      bool resolved_string = false;
+      try {
+        resolved_string = n.resolve().type == ScalarType::String;
+      } catch (const std::exception&) {
+        continue;  // a tag the value does not satisfy: is_string() throws too
+      }
+      ASSERT_EQ(n.is_string(), resolved_string)
+          << file << ":" << n.node().line << " " << n.scalar();
+    }
+  });
+  EXPECT_GT(scalars, 10000u);
+}
+
+}  // namespace
+}  // namespace archfit::yaml
