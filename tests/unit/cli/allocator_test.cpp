@@ -4,6 +4,7 @@
 #include "cli/allocator.hpp"
 
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <malloc.h>
 #include <memory>
@@ -37,8 +38,10 @@ bool intact(const Tagged& t) {
   return true;
 }
 
-TEST(Allocator, BlocksHoldTheirSizeAndAreNobodyElsesOnGeneratedWorkloads) {
-  std::mt19937 rng(28);
+// Makes blocks of up to 1,500 bytes and frees one at random every third
+// step (`release`), checking that each is intact when it goes.
+void churn(unsigned seed, const std::function<void(const Tagged&, std::mt19937&)>& release) {
+  std::mt19937 rng(seed);
   std::uniform_int_distribution<std::size_t> size(0, 1500);
   std::vector<Tagged> live;
   unsigned char tag = 0;
@@ -49,43 +52,31 @@ TEST(Allocator, BlocksHoldTheirSizeAndAreNobodyElsesOnGeneratedWorkloads) {
     }
     std::size_t i = rng() % live.size();
     ASSERT_TRUE(intact(live[i])) << "block of " << live[i].size << " bytes overwritten";
-    ::operator delete(live[i].bytes);
+    release(live[i], rng);
     live[i] = live.back();
     live.pop_back();
   }
   for (const Tagged& t : live) {
     ASSERT_TRUE(intact(t));
-    ::operator delete(t.bytes);
+    release(t, rng);
   }
+}
+
+TEST(Allocator, BlocksHoldTheirSizeAndAreNobodyElsesOnGeneratedWorkloads) {
+  churn(28, [](const Tagged& t, std::mt19937&) { ::operator delete(t.bytes); });
 }
 
 // The same with every block freed as the compiler and the containers free
 // them, with the size it was asked for (some without, as a C++ library may):
 // a block goes back to its class by that size and serves any request of it.
 TEST(Allocator, BlocksFreedWithTheirSizeServeTheirClass) {
-  std::mt19937 rng(29);
-  std::uniform_int_distribution<std::size_t> size(0, 1500);
-  std::vector<Tagged> live;
-  unsigned char tag = 0;
-  for (int step = 0; step < 200000; ++step) {
-    if (live.empty() || rng() % 3 != 0) {
-      live.push_back(make_tagged(size(rng), ++tag));
-      continue;
-    }
-    std::size_t i = rng() % live.size();
-    ASSERT_TRUE(intact(live[i])) << "block of " << live[i].size << " bytes overwritten";
+  churn(29, [](const Tagged& t, std::mt19937& rng) {
     if (rng() % 8 == 0) {
-      ::operator delete(live[i].bytes);
+      ::operator delete(t.bytes);
     } else {
-      ::operator delete(live[i].bytes, live[i].size);
+      ::operator delete(t.bytes, t.size);
     }
-    live[i] = live.back();
-    live.pop_back();
-  }
-  for (const Tagged& t : live) {
-    ASSERT_TRUE(intact(t));
-    ::operator delete(t.bytes, t.size);
-  }
+  });
   // 90 and 104 bytes are one class: the block of the one serves the other whole.
   void* first = ::operator new(90);
   ::operator delete(first, 90);
