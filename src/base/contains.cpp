@@ -2,12 +2,18 @@
 // is read). Sixteen starting positions at a time are tested on two of the
 // needle's bytes, its least common in manifests; only where both match does
 // the whole needle get compared, which in a manifest is rare. The vectors are
-// the compiler's own (SSE2 on x86-64, NEON on arm64).
+// the compiler's own (SSE2 on x86-64, NEON on arm64). A text of many MiB is
+// scanned in pieces on every core: the scans run before any document is
+// read, while the other cores wait.
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <utility>
 
+#include <archfit/base/parallel_for.hpp>
 #include <archfit/base/text.hpp>
 
 namespace archfit {
@@ -73,9 +79,8 @@ std::pair<std::size_t, std::size_t> rarest_pair(std::string_view needle) {
   return false;
 }
 
-}  // namespace
-
-bool contains(std::string_view text, std::string_view needle) {
+// One thread's scan.
+bool scan(std::string_view text, std::string_view needle) {
   const std::size_t m = needle.size();
   if (m == 0) return true;
   if (text.size() < m) return false;
@@ -104,6 +109,29 @@ bool contains(std::string_view text, std::string_view needle) {
   // The last block ends at the last start, over starts seen before.
   if (starts % kLanes != 0 && block_at(starts - kLanes)) return true;
   return false;
+}
+
+// Texts from this size are scanned on several threads, in pieces of kPiece
+// starting places (each piece's text runs on by the needle's length less
+// one, so that a needle across a boundary is seen by the piece it starts in).
+constexpr std::size_t kSplitFrom = std::size_t{8} << 20;
+constexpr std::size_t kPiece = std::size_t{1} << 20;
+
+}  // namespace
+
+bool contains(std::string_view text, std::string_view needle) {
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (text.size() < kSplitFrom || needle.size() > kPiece || cores < 2) return scan(text, needle);
+  const std::size_t starts = text.size() - needle.size() + 1;
+  const std::size_t pieces = (starts + kPiece - 1) / kPiece;
+  std::atomic<bool> found{false};
+  parallel_for(pieces, cores, [&](std::size_t i) {
+    if (found.load(std::memory_order_relaxed)) return;
+    const std::size_t begin = i * kPiece;
+    const std::size_t end = std::min(begin + kPiece, starts) + needle.size() - 1;
+    if (scan(text.substr(begin, end - begin), needle)) found.store(true, std::memory_order_relaxed);
+  });
+  return found.load(std::memory_order_relaxed);
 }
 
 }  // namespace archfit

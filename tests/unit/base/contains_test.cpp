@@ -3,6 +3,7 @@
 // common, with the needle planted at each end and across every lane edge.
 #include <random>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -52,6 +53,31 @@ TEST(Contains, FindsTheNeedleAtEveryPlaceAndNotOneByteShort) {
       text[at + needle.size() - 1] = 'e';
       EXPECT_FALSE(contains(text, needle)) << needle << " at " << at;
     }
+  }
+}
+
+// A text of many MiB is scanned in pieces of 1 MiB on several threads: a
+// needle across any piece's edge is found, at the text's very start and
+// end too, and one cut short or changed in its last byte is not.
+TEST(Contains, FindsTheNeedleAcrossThePiecesOfALargeText) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  std::string text(9 * kMiB + 123, 'e');
+  const std::string_view needle = "PodDistributor";
+  EXPECT_FALSE(contains(text, needle));
+  std::vector<std::size_t> places = {0, text.size() - needle.size()};
+  for (std::size_t edge = kMiB; edge < text.size(); edge += kMiB) {
+    for (std::size_t back = 0; back <= needle.size(); ++back)
+      places.push_back(edge - back);
+  }
+  for (std::size_t at : places) {
+    text.replace(at, needle.size(), needle);
+    EXPECT_TRUE(contains(text, needle)) << at;
+    if (at + needle.size() == text.size()) {
+      EXPECT_FALSE(contains(std::string_view(text).substr(0, text.size() - 1), needle)) << at;
+    }
+    text[at + needle.size() - 1] = 'e';
+    EXPECT_FALSE(contains(text, needle)) << at;
+    text.replace(at, needle.size(), needle.size(), 'e');
   }
 }
 
