@@ -43,14 +43,14 @@ bool no_tokens(std::string_view s) {
 // libyaml also breaks lines at NEL, LS and PS; lines are only counted where
 // '\n' is the one line break there is.
 bool has_unicode_breaks(std::string_view s) {
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0xC2) continue;
+  // NEL is C2 85, LS and PS are E2 80 A8 and E2 80 A9: looked for by their
+  // first byte (memchr), which most text does not hold at all.
+  for (std::size_t i = s.find('\xC2'); i != std::string_view::npos; i = s.find('\xC2', i + 1)) {
+    if (s.substr(i).starts_with("\xC2\x85")) return true;
+  }
+  for (std::size_t i = s.find('\xE2'); i != std::string_view::npos; i = s.find('\xE2', i + 1)) {
     std::string_view rest = s.substr(i);
-    if (rest.starts_with("\xC2\x85") || rest.starts_with("\xE2\x80\xA8") ||
-        rest.starts_with("\xE2\x80\xA9")) {
-      return true;
-    }
+    if (rest.starts_with("\xE2\x80\xA8") || rest.starts_with("\xE2\x80\xA9")) return true;
   }
   return false;
 }
