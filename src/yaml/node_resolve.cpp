@@ -17,8 +17,7 @@ bool NodeRef::is_string() const {
   // one that starts like a word (most keys): nothing to resolve.
   if (n.tag().empty()) {
     if (n.style() != Style::Plain) return true;
-    std::string_view text = n.scalar();
-    if (!text.empty() && starts_plain_string(text.front())) return true;
+    if (plain_string_at_a_glance(n.scalar())) return true;
   }
   return n.resolve().type == ScalarType::String;
 }

@@ -88,6 +88,9 @@ constexpr Word kWords5[] = {
 constexpr std::span<const Word> kWordsByLength[] = {{},      kWords1, kWords2,
                                                     kWords3, kWords4, kWords5};
 
+// The longest word of the tables above.
+constexpr std::size_t kLongestWord = std::size(kWordsByLength) - 1;
+
 bool lookup_word(std::string_view text, Resolved& out) {
   if (text.size() >= std::size(kWordsByLength)) return false;
   for (const Word& w : kWordsByLength[text.size()]) {
@@ -186,7 +189,7 @@ Resolved resolve_v2(std::string_view text, bool timestamps, bool& is_timestamp) 
   if (text.empty()) return make(ScalarType::Null);
   Resolved word;
   const char c = text[0];
-  if (starts_plain_string(c)) return make(ScalarType::String);
+  if (plain_string_at_a_glance(text)) return make(ScalarType::String);
   // v2 looks words up only for text starting with one of these.
   if (std::string_view("yYnNtTfFoO~").find(c) != std::string_view::npos) {
     return lookup_word(text, word) ? word : make(ScalarType::String);
@@ -275,11 +278,15 @@ std::string_view short_tag(const Resolved& r) {
 
 }  // namespace
 
-bool starts_plain_string(char c) {
-  // v2 looks words up only for text starting with one of yYnNtTfFoO~, reads
-  // numbers from a digit, '.', '+' or '-', and "<<" is the merge key.
+bool plain_string_at_a_glance(std::string_view text) {
+  // v2 looks words up only for text starting with one of yYnNtTfFoO~ (none
+  // longer than kLongestWord), reads numbers from a digit, '.', '+' or '-',
+  // and "<<" is the merge key.
+  if (text.empty()) return false;
+  const char c = text.front();
   const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-  return letter && std::string_view("yYnNtTfFoO").find(c) == std::string_view::npos;
+  return letter && (text.size() > kLongestWord ||
+                    std::string_view("yYnNtTfFoO").find(c) == std::string_view::npos);
 }
 
 Resolved resolve_plain(std::string_view text) {

@@ -27,10 +27,11 @@ struct Resolved {
   double real = 0.0;
 };
 
-// True when every untagged plain scalar starting with `c` resolves as a
-// string whatever follows: an ASCII letter that starts no null, bool or
-// special word (most keys and names). A quick answer before resolve_plain.
-bool starts_plain_string(char c);
+// True when the untagged plain scalar `text` resolves as a string, seen at
+// a glance: it starts with an ASCII letter, and either that letter starts no
+// null or bool word or the text is longer than any of them (most keys and
+// names). False says nothing: ask resolve_plain.
+bool plain_string_at_a_glance(std::string_view text);
 
 // How an untagged plain scalar with this text resolves. `<<` gives Merge: as
 // a mapping key it merges; as a value go-yaml reads it as the string "<<".
