@@ -3,7 +3,7 @@
 // needle's bytes, its least common in manifests; only where both match does
 // the whole needle get compared, which in a manifest is rare. The vectors are
 // the compiler's own (SSE2 on x86-64, NEON on arm64). A text of many MiB is
-// scanned in pieces on every core: the scans run before any document is
+// scanned in pieces on a few cores: the scans run before any document is
 // read, while the other cores wait.
 #include <algorithm>
 #include <array>
@@ -116,16 +116,19 @@ bool scan(std::string_view text, std::string_view needle) {
 // one, so that a needle across a boundary is seen by the piece it starts in).
 constexpr std::size_t kSplitFrom = std::size_t{8} << 20;
 constexpr std::size_t kPiece = std::size_t{1} << 20;
+// A few threads scan tens of MiB in a millisecond or two; more would take
+// longer to start than to scan.
+constexpr unsigned kMostThreads = 4;
 
 }  // namespace
 
 bool contains(std::string_view text, std::string_view needle) {
-  const unsigned cores = std::thread::hardware_concurrency();
-  if (text.size() < kSplitFrom || needle.size() > kPiece || cores < 2) return scan(text, needle);
+  const unsigned threads = std::min(std::thread::hardware_concurrency(), kMostThreads);
+  if (text.size() < kSplitFrom || needle.size() > kPiece || threads < 2) return scan(text, needle);
   const std::size_t starts = text.size() - needle.size() + 1;
   const std::size_t pieces = (starts + kPiece - 1) / kPiece;
   std::atomic<bool> found{false};
-  parallel_for(pieces, cores, [&](std::size_t i) {
+  parallel_for(pieces, threads, [&](std::size_t i) {
     if (found.load(std::memory_order_relaxed)) return;
     const std::size_t begin = i * kPiece;
     const std::size_t end = std::min(begin + kPiece, starts) + needle.size() - 1;
