@@ -10,10 +10,11 @@ namespace archfit {
 namespace {
 
 // The first block holds a document's few replacements; blocks double up to
-// kSmallBlocks, and then (a file where much changes) are huge pages, which
-// the kernel gives whole: a few faults instead of one for every 4 KiB.
+// a huge page. From kLargeBuffer on they are huge pages (allocate_buffer),
+// which the kernel gives whole: a few faults instead of one for every 4 KiB,
+// for a file where much changes, and at most about as much again as its
+// texts hold for one where less does (many files, each with its own blocks).
 constexpr std::size_t kFirstBlock = 1024;
-constexpr std::size_t kSmallBlocks = std::size_t{64} << 10;
 constexpr std::size_t kLargestBlock = std::size_t{2} << 20;
 
 }  // namespace
@@ -39,8 +40,7 @@ std::string_view Splices::Texts::add(std::string_view text) {
   if (text.empty()) return {};
   if (text.size() > left_) {
     std::size_t size = kFirstBlock;
-    if (!blocks_.empty()) size = blocks_.back().get_deleter().bytes * 2;
-    if (size > kSmallBlocks) size = kLargestBlock;
+    if (!blocks_.empty()) size = std::min(blocks_.back().get_deleter().bytes * 2, kLargestBlock);
     size = std::max(size, text.size());
     blocks_.emplace_back(static_cast<char*>(allocate_buffer(size)), Free{size});
     at_ = blocks_.back().get();
@@ -51,6 +51,13 @@ std::string_view Splices::Texts::add(std::string_view text) {
   at_ += text.size();
   left_ -= text.size();
   return kept;
+}
+
+std::size_t Splices::Texts::held_bytes() const {
+  std::size_t bytes = 0;
+  for (const auto& block : blocks_)
+    bytes += block.get_deleter().bytes;
+  return bytes;
 }
 
 void Splices::Texts::clear() {
@@ -74,14 +81,10 @@ Splices& Splices::operator=(const Splices& other) {
 
 void Splices::make_room(std::size_t more) {
   const std::size_t want = replacements_.size() + more;
-  if (want <= replacements_.capacity()) return;
-  // Doubling, and past kSmallBlocks of them straight to whole huge pages
-  // (LargeBufferAllocator), which are as cheap to fault in as one page.
-  std::size_t capacity = std::max(want, replacements_.capacity() * 2);
-  if (capacity * sizeof(Replacement) > kSmallBlocks) {
-    capacity = std::max(capacity, kLargestBlock / sizeof(Replacement));
+  // Doubling: from kLargeBuffer on in huge pages (LargeBufferAllocator).
+  if (want > replacements_.capacity()) {
+    replacements_.reserve(std::max(want, replacements_.capacity() * 2));
   }
-  replacements_.reserve(capacity);
 }
 
 void Splices::replace(std::size_t begin, std::size_t length, std::string_view text) {

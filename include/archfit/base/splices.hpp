@@ -34,6 +34,8 @@ class Splices {
   void take(Splices&& other, std::size_t offset);
 
   bool empty() const { return replacements_.empty(); }
+  // Bytes of the blocks that hold the replacements' texts.
+  std::size_t held_bytes() const { return texts_.held_bytes(); }
 
   // Whether the new text is exactly `text`, compared piece by piece (nothing
   // is built).
@@ -69,6 +71,7 @@ class Splices {
 
     std::string_view add(std::string_view text);
     void clear();
+    std::size_t held_bytes() const;
 
    private:
     struct Free {

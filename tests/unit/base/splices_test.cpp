@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -128,6 +129,27 @@ TEST(Splices, KeepsItsTextsThroughGrowthCopiesAndMoves) {
   copy = Splices();
   EXPECT_TRUE(assigned.gives(original, expected));
   EXPECT_EQ(assigned.apply(original), expected);
+}
+
+// The blocks double as texts come: a Splices holds at most about twice what
+// its texts need (a run keeps one for every file it changes), and a file of
+// many edits ends up in blocks of a huge page.
+TEST(Splices, HoldsLittleMoreThanItsTexts) {
+  std::mt19937 rng(11);
+  for (std::size_t total : {std::size_t{10}, std::size_t{5000}, std::size_t{150'000},
+                            std::size_t{900'000}, std::size_t{3'000'000}, std::size_t{9'000'000}}) {
+    Splices s;
+    std::size_t kept = 0;
+    std::size_t at = 0;
+    while (kept < total) {
+      const std::size_t size = std::min<std::size_t>(1 + rng() % 600, total - kept);
+      s.replace(at, 1, std::string(size, 'x'));
+      kept += size;
+      at += 2;
+    }
+    EXPECT_LE(s.held_bytes(), 2 * total + 1024) << total;
+    EXPECT_GE(s.held_bytes(), total) << total;
+  }
 }
 
 }  // namespace
