@@ -16,22 +16,28 @@ namespace {
 // texts hold for one where less does (many files, each with its own blocks).
 constexpr std::size_t kFirstBlock = 1024;
 constexpr std::size_t kLargestBlock = std::size_t{2} << 20;
+// A text this large (a whole document) is kept in its own string: copied, it
+// would be held twice for a moment. Its characters stay where they are when
+// the string moves.
+constexpr std::size_t kKeptWhole = std::size_t{64} << 10;
 
 }  // namespace
 
 Splices::Texts::Texts(Texts&& other) noexcept
     : blocks_(std::move(other.blocks_)),
+      whole_(std::move(other.whole_)),
       at_(std::exchange(other.at_, nullptr)),
       left_(std::exchange(other.left_, 0)) {
-  other.blocks_.clear();
+  other.clear();
 }
 
 Splices::Texts& Splices::Texts::operator=(Texts&& other) noexcept {
   if (this != &other) {
     blocks_ = std::move(other.blocks_);
-    other.blocks_.clear();
+    whole_ = std::move(other.whole_);
     at_ = std::exchange(other.at_, nullptr);
     left_ = std::exchange(other.left_, 0);
+    other.clear();
   }
   return *this;
 }
@@ -53,15 +59,23 @@ std::string_view Splices::Texts::add(std::string_view text) {
   return kept;
 }
 
+std::string_view Splices::Texts::adopt(std::string&& text) {
+  if (text.size() < kKeptWhole) return add(text);
+  return whole_.emplace_back(std::move(text));
+}
+
 std::size_t Splices::Texts::held_bytes() const {
   std::size_t bytes = 0;
   for (const auto& block : blocks_)
     bytes += block.get_deleter().bytes;
+  for (const std::string& text : whole_)
+    bytes += text.capacity();
   return bytes;
 }
 
 void Splices::Texts::clear() {
   blocks_.clear();
+  whole_.clear();
   at_ = nullptr;
   left_ = 0;
 }
@@ -87,21 +101,28 @@ void Splices::make_room(std::size_t more) {
   }
 }
 
-void Splices::replace(std::size_t begin, std::size_t length, std::string_view text) {
+void Splices::check_after_the_last(std::size_t begin) const {
   if (!replacements_.empty() && begin < replacements_.back().end) {
     fail(ErrorKind::Internal,
          "overlapping or unordered replacement at byte " + std::to_string(begin));
   }
+}
+
+void Splices::replace(std::size_t begin, std::size_t length, std::string_view text) {
+  check_after_the_last(begin);
   make_room(1);
   replacements_.push_back(Replacement{begin, begin + length, texts_.add(text)});
 }
 
+void Splices::keep(std::size_t begin, std::size_t length, std::string&& text) {
+  check_after_the_last(begin);
+  make_room(1);
+  replacements_.push_back(Replacement{begin, begin + length, texts_.adopt(std::move(text))});
+}
+
 void Splices::take(Splices&& other, std::size_t offset) {
-  if (!replacements_.empty() && !other.replacements_.empty() &&
-      offset + other.replacements_.front().begin < replacements_.back().end) {
-    fail(ErrorKind::Internal, "overlapping or unordered replacement at byte " +
-                                  std::to_string(offset + other.replacements_.front().begin));
-  }
+  if (!other.replacements_.empty())
+    check_after_the_last(offset + other.replacements_.front().begin);
   make_room(other.replacements_.size());
   for (const Replacement& r : other.replacements_)
     replacements_.push_back(Replacement{offset + r.begin, offset + r.end, texts_.add(r.text)});

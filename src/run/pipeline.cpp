@@ -321,7 +321,7 @@ class Pipeline {
     if (piece.work.replacements) {
       file.edits.take(std::move(*piece.work.replacements), piece.doc.offset);
     } else {
-      file.edits.replace(piece.doc.offset, piece.doc.text.size(), std::move(piece.work.edited));
+      file.edits.keep(piece.doc.offset, piece.doc.text.size(), std::move(piece.work.edited));
     }
   }
 
@@ -654,7 +654,7 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
     std::string output = file.output();
     file.original = std::move(*unsplit[i]);
     file.edits = Splices();
-    if (!file.stopped) file.edits.replace(0, file.original.size(), std::move(output));
+    if (!file.stopped) file.edits.keep(0, file.original.size(), std::move(output));
   }
   return run;
 }

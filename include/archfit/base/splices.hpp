@@ -27,6 +27,9 @@ class Splices {
   // Ranges are given in order and do not overlap; a violation throws
   // Error(Internal).
   void replace(std::size_t begin, std::size_t length, std::string_view text);
+  // The same, keeping a large `text` (a whole document) as it is rather than
+  // copying it.
+  void keep(std::size_t begin, std::size_t length, std::string&& text);
 
   // Takes in every replacement of `other`, each `offset` bytes further on:
   // the edits of a part of the original that starts there. They must come
@@ -70,6 +73,9 @@ class Splices {
     ~Texts() = default;
 
     std::string_view add(std::string_view text);
+    // A text from kKeptWhole bytes on is kept as it is; smaller ones are
+    // added.
+    std::string_view adopt(std::string&& text);
     void clear();
     std::size_t held_bytes() const;
 
@@ -79,12 +85,16 @@ class Splices {
       void operator()(char* p) const noexcept { free_buffer(p, bytes); }
     };
     std::vector<std::unique_ptr<char[], Free>> blocks_;
+    std::vector<std::string> whole_;  // adopted: too large to be worth a copy
     char* at_ = nullptr;
     std::size_t left_ = 0;
   };
 
   // Room for `more` replacements after those here.
   void make_room(std::size_t more);
+  // Throws Error(Internal) when a replacement from `begin` would not come
+  // after the last one here.
+  void check_after_the_last(std::size_t begin) const;
 
   List replacements_;
   Texts texts_;

@@ -131,6 +131,30 @@ TEST(Splices, KeepsItsTextsThroughGrowthCopiesAndMoves) {
   EXPECT_EQ(assigned.apply(original), expected);
 }
 
+// A whole document's new text is kept as it is, not copied (it would be
+// held twice for a moment); copies and moves of the Splices give it whole.
+TEST(Splices, KeepsALargeTextAsItIs) {
+  std::string big(100'000, 'z');
+  big.back() = '\n';
+  const char* where = big.data();
+  Splices s;
+  s.keep(0, 1, "small\n");
+  s.keep(2, 1, std::move(big));
+  for (int i = 0; i < 100; ++i)
+    s.keep(4 + 2 * i, 1, std::string(70'000, static_cast<char>('a' + i % 26)));
+  EXPECT_EQ(s.replacements()[1].text.data(), where);
+  const std::string original(300, '.');
+  const std::string once = s.apply(original);
+  Splices copy(s);
+  Splices moved(std::move(s));
+  EXPECT_EQ(moved.replacements()[1].text.data(), where);
+  EXPECT_EQ(moved.apply(original), once);
+  EXPECT_EQ(copy.apply(original), once);
+  EXPECT_NE(copy.replacements()[1].text.data(), where);
+  EXPECT_EQ(once.size(), 300 - 102 + 6 + 100'000 + 100 * 70'000);
+  EXPECT_GE(moved.held_bytes(), 100'000u + 100 * 70'000);
+}
+
 // The blocks double as texts come: a Splices holds at most about twice what
 // its texts need (a run keeps one for every file it changes), and a file of
 // many edits ends up in blocks of a huge page.
