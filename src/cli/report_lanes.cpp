@@ -7,6 +7,8 @@
 #include <mutex>
 #include <thread>
 
+#include <archfit/base/threads.hpp>
+
 namespace archfit::cli {
 
 namespace {
@@ -21,15 +23,17 @@ constexpr std::size_t kWaiting = 4;
 
 // One writer's thread and the batches waiting for it. A failure stops the
 // writer (later batches are passed over, so the run never waits on it) and
-// is thrown to the run by the next hand-over, or by close().
+// is thrown to the run by the next hand-over, or by close(). Without a thread
+// to be had, the run's own thread writes each batch as it comes.
 class ReportLanes::Lane {
  public:
-  explicit Lane(report::Writer& writer) : writer_(writer), thread_([this] { run(); }) {}
+  explicit Lane(report::Writer& writer) : writer_(writer), thread_(try_thread([this] { run(); })) {}
   ~Lane() { stop(); }
   Lane(const Lane&) = delete;
   Lane& operator=(const Lane&) = delete;
 
   void push(std::shared_ptr<const Batch> batch) {
+    if (!thread_.joinable()) return write(*batch);
     std::unique_lock lock(mutex_);
     room_.wait(lock, [this] { return queue_.size() < kWaiting; });
     queue_.push_back(std::move(batch));
@@ -66,14 +70,18 @@ class ReportLanes::Lane {
         queue_.pop_front();
       }
       room_.notify_one();
-      if (failed_.load(std::memory_order_relaxed)) continue;
-      try {
-        for (const ReportEvent& e : *batch)
-          write_event(writer_, e);
-      } catch (...) {
-        failure_ = std::current_exception();
-        failed_.store(true, std::memory_order_release);
-      }
+      write(*batch);
+    }
+  }
+
+  void write(const Batch& batch) {
+    if (failed_.load(std::memory_order_relaxed)) return;
+    try {
+      for (const ReportEvent& e : batch)
+        write_event(writer_, e);
+    } catch (...) {
+      failure_ = std::current_exception();
+      failed_.store(true, std::memory_order_release);
     }
   }
 

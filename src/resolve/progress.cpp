@@ -3,13 +3,16 @@
 #include <cmath>
 #include <string>
 
+#include <archfit/base/threads.hpp>
+
 namespace archfit::resolve {
 
 ProgressLine::ProgressLine(std::ostream* out, std::size_t total, std::chrono::milliseconds delay,
                            bool log_lines, std::chrono::milliseconds interval)
     : out_(out), total_(total), delay_(delay), log_lines_(log_lines), interval_(interval) {
   if (out_ == nullptr || !log_lines_ || total_ == 0) return;
-  ticker_ = std::thread([this] {
+  // Without a thread to be had, the run goes on without these lines.
+  ticker_ = try_thread([this] {
     std::unique_lock<std::mutex> hold(mutex_);
     while (!wake_.wait_for(hold, interval_, [this] { return stop_; })) {
       auto seconds = std::chrono::duration_cast<std::chrono::seconds>(Clock::now() - start_);

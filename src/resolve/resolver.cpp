@@ -5,6 +5,7 @@
 #include <utility>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/threads.hpp>
 #include <archfit/resolve/resolver.hpp>
 
 #include "resolve/progress.hpp"
@@ -115,8 +116,16 @@ const Resolution* Resolver::resolve_local(const image::Reference& ref,
   return store_miss(ref);
 }
 
+// Not std::call_once: an exception out of its function (a client that
+// cannot start) ends the process in pthread_once with glibc, where it must
+// reach the caller as the run's error.
 registry::Client& Resolver::client() {
-  std::call_once(connected_, [this] { client_ = &sources_.connect(); });
+  std::lock_guard<std::mutex> connecting(connecting_);
+  if (client_ == nullptr) {
+    registry::Client& made = sources_.connect();
+    std::lock_guard<std::mutex> hold(mutex_);  // stats() reads client_
+    client_ = &made;
+  }
   return *client_;
 }
 
@@ -184,8 +193,12 @@ void Resolver::resolve_all(const std::vector<Want>& wants, const ProgressOptions
         remote.size(), registry::multiplexed_concurrency(
                            static_cast<std::size_t>(std::max(1, settings_.concurrency))));
     std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t)
-      pool.emplace_back(work);
+    pool.reserve(threads);
+    for (std::size_t t = 1; t < threads; ++t) {
+      std::thread helper = try_thread(work);
+      if (!helper.joinable()) break;  // the system gives no more: fewer at once
+      pool.push_back(std::move(helper));
+    }
     work();
     for (std::thread& t : pool)
       t.join();

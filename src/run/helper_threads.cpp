@@ -1,15 +1,17 @@
 #include "run/helper_threads.hpp"
 
+#include <archfit/base/threads.hpp>
+
 namespace archfit::run {
 
 HelperThreads::HelperThreads(std::size_t count) {
   threads_.reserve(count);
-  try {
-    for (std::size_t i = 0; i < count; ++i)
-      threads_.emplace_back([this] { serve(); });
-  } catch (...) {
-    // Fewer threads than asked for (none to be had): the caller's work is
-    // shared among those there are.
+  // Fewer threads than asked for when the system gives no more: the
+  // caller's work is shared among those there are.
+  for (std::size_t i = 0; i < count; ++i) {
+    std::thread t = try_thread([this] { serve(); });
+    if (!t.joinable()) break;
+    threads_.push_back(std::move(t));
   }
 }
 

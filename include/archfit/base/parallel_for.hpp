@@ -1,6 +1,7 @@
 // Runs f(0) .. f(n-1) on up to `threads` threads (the caller's among them)
 // and returns when all are done. f must not throw; indexes are handed out in
-// order, one at a time, so uneven items balance out.
+// order, one at a time, so uneven items balance out. Threads the system does
+// not give leave their share to the others, the caller's at least.
 #pragma once
 
 #include <algorithm>
@@ -8,6 +9,8 @@
 #include <cstddef>
 #include <thread>
 #include <vector>
+
+#include <archfit/base/threads.hpp>
 
 namespace archfit {
 
@@ -26,8 +29,11 @@ void parallel_for(std::size_t n, unsigned threads, F&& f) {
   };
   std::vector<std::jthread> pool;
   pool.reserve(helpers - 1);
-  for (std::size_t t = 1; t < helpers; ++t)
-    pool.emplace_back(work);
+  for (std::size_t t = 1; t < helpers; ++t) {
+    std::jthread helper = try_thread<std::jthread>(work);
+    if (!helper.joinable()) break;
+    pool.push_back(std::move(helper));
+  }
   work();
 }
 

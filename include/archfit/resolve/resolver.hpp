@@ -117,8 +117,8 @@ class Resolver {
   std::unordered_map<std::string, const Resolution*> results_;
   std::deque<Resolution> answers_;
   const Resolution* miss_ = nullptr;
+  std::mutex connecting_;  // held while the client is made
   registry::Client* client_ = nullptr;
-  std::once_flag connected_;
   bool cache_has_digests_ = false;  // as resolve_all began
   Stats stats_;
 };

@@ -13,6 +13,7 @@
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/base/threads.hpp>
 #include <archfit/registry/transport/curl_transport.hpp>
 
 #include "registry/transport/destinations.hpp"
@@ -325,7 +326,14 @@ CurlTransport::CurlTransport() : loop_(std::make_unique<Loop>()) {
          "cannot start libcurl (curl_multi_init failed); the registry cannot be reached");
   }
   curl.multi_setopt(loop_->multi, CURLMOPT_PIPELINING, static_cast<long>(CURLPIPE_MULTIPLEX));
-  loop_->thread = std::thread([loop = loop_.get()] { loop->run(); });
+  loop_->thread = try_thread([loop = loop_.get()] { loop->run(); });
+  if (!loop_->thread.joinable()) {
+    curl.multi_cleanup(loop_->multi);
+    fail(ErrorKind::Resolution,
+         "cannot start the thread that talks to registries: the system gives this process no "
+         "more threads (a limit on processes: ulimit -u, or a container's pids limit); raise "
+         "the limit, or run offline from the lock file (--offline)");
+  }
 }
 
 CurlTransport::~CurlTransport() {

@@ -125,8 +125,10 @@ class Run:
                 f"\n  stdout: {self.stdout[:2000]}\n  stderr: {self.stderr[:2000]}")
 
 
-def run_archfit(args, env=None, timeout=60, cwd=None):
-    """Runs archfit as a user would; a hang is a test failure, not a stuck suite."""
+def run_archfit(args, env=None, timeout=60, cwd=None, input=None, preexec_fn=None):
+    """Runs archfit as a user would; a hang is a test failure, not a stuck suite.
+    `input` is its standard input (text); `preexec_fn` runs in the child
+    before archfit starts (limits a test puts on it)."""
     import time
     full_env = dict(os.environ)
     # The tests' own settings only: no credentials or cache of the machine.
@@ -145,7 +147,8 @@ def run_archfit(args, env=None, timeout=60, cwd=None):
     start = time.monotonic()
     try:
         proc = subprocess.run([archfit_binary(), *args], capture_output=True, text=True,
-                              env=full_env, timeout=timeout, cwd=cwd)
+                              env=full_env, timeout=timeout, cwd=cwd, input=input,
+                              preexec_fn=preexec_fn)
     except subprocess.TimeoutExpired as e:
         raise AssertionError(f"archfit {' '.join(args)} did not finish within {timeout}s "
                              f"(stderr so far: {e.stderr!r})") from None

@@ -11,12 +11,15 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include <archfit/findings/rules.hpp>
 #include <archfit/report/report.hpp>
+
+#include "support/thread_limit.hpp"
 
 namespace archfit::cli {
 namespace {
@@ -72,32 +75,60 @@ std::string written_alone(report::Format format, const std::vector<ReportEvent>&
   return out.str();
 }
 
+// Every format through the lanes, then finished: what each writer wrote.
+std::vector<std::string> written_through_lanes(const std::vector<ReportEvent>& events) {
+  const std::vector<std::string>& names = report::format_names();
+  std::vector<std::ostringstream> outs(names.size());
+  std::vector<std::unique_ptr<report::Writer>> writers;
+  std::vector<report::Writer*> raw;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    writers.push_back(report::make_writer(report::parse_format(names[i]), outs[i]));
+    raw.push_back(writers.back().get());
+  }
+  {
+    ReportLanes lanes(raw);
+    for (const ReportEvent& e : events)
+      lanes.add(e);
+    lanes.close();
+  }
+  std::vector<std::string> written;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    writers[i]->finish(summary_of(events));
+    written.push_back(outs[i].str());
+  }
+  return written;
+}
+
 TEST(ReportLanes, EveryFormatOnItsOwnThreadIsWhatItIsAlone) {
+  const std::vector<std::string>& names = report::format_names();
   for (unsigned seed : {1u, 2u, 3u}) {
     // 0 events, less than a batch, and many batches.
     for (std::size_t workloads : {std::size_t{0}, std::size_t{30}, std::size_t{3000}}) {
       const std::vector<ReportEvent> events = generated_events(seed, workloads);
-      const std::vector<std::string>& names = report::format_names();
-      std::vector<std::ostringstream> outs(names.size());
-      std::vector<std::unique_ptr<report::Writer>> writers;
-      std::vector<report::Writer*> raw;
+      const std::vector<std::string> written = written_through_lanes(events);
       for (std::size_t i = 0; i < names.size(); ++i) {
-        writers.push_back(report::make_writer(report::parse_format(names[i]), outs[i]));
-        raw.push_back(writers.back().get());
-      }
-      {
-        ReportLanes lanes(raw);
-        for (const ReportEvent& e : events)
-          lanes.add(e);
-        lanes.close();
-      }
-      for (std::size_t i = 0; i < names.size(); ++i) {
-        writers[i]->finish(summary_of(events));
-        EXPECT_EQ(outs[i].str(), written_alone(report::parse_format(names[i]), events))
+        EXPECT_EQ(written[i], written_alone(report::parse_format(names[i]), events))
             << names[i] << ", seed " << seed << ", " << workloads << " workloads";
       }
     }
   }
+}
+
+// Where the system gives no thread (a limit on processes), the run's thread
+// writes each batch itself: the same reports (exit 0), in a child process.
+TEST(ReportLanesDeathTest, WithoutThreadsTheRunWritesEveryReportItself) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!testing::limit_threads(0)) ::_exit(2);
+        const std::vector<ReportEvent> events = generated_events(5, 3000);
+        const std::vector<std::string> written = written_through_lanes(events);
+        const std::vector<std::string>& names = report::format_names();
+        for (std::size_t i = 0; i < names.size(); ++i)
+          if (written[i] != written_alone(report::parse_format(names[i]), events)) ::_exit(1);
+        ::_exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 // Takes findings until the n-th, which it refuses.

@@ -22,16 +22,17 @@ namespace {
 
 using yaml::Value;
 
-constexpr std::size_t kPerDocument = 12;
+constexpr std::size_t kEditsPerDocument = 12;
 
-struct Tally {
+struct EditTally {
   std::size_t edits = 0;
   std::size_t exact = 0;
   std::size_t removals_at_the_end = 0;  // the documented exception
 };
 
 // One editor's work: apply() against its replacements.
-void check(std::string_view text, DocumentEditor editor, const std::string& where, Tally& tally) {
+void check(std::string_view text, DocumentEditor editor, const std::string& where,
+           EditTally& tally) {
   if (editor.empty()) return;
   std::string applied;
   try {
@@ -63,7 +64,7 @@ Value new_value(std::size_t k) {
   return v;
 }
 
-void edit_everywhere(const yaml::Tree& tree, const std::string& file, Tally& tally) {
+void edit_everywhere(const yaml::Tree& tree, const std::string& file, EditTally& tally) {
   Layout layout = detect_layout(tree);
   std::vector<yaml::NodeRef> mappings;
   for (yaml::NodeId id = 0; id < tree.node_count(); ++id) {
@@ -74,7 +75,7 @@ void edit_everywhere(const yaml::Tree& tree, const std::string& file, Tally& tal
       plain_keys = plain_keys && n.key(i).is_scalar();
     if (plain_keys) mappings.push_back(n);
   }
-  std::size_t stride = std::max<std::size_t>(1, mappings.size() / kPerDocument);
+  std::size_t stride = std::max<std::size_t>(1, mappings.size() / kEditsPerDocument);
   for (std::size_t m = 0; m < mappings.size(); m += stride) {
     yaml::NodeRef n = mappings[m];
     const std::string where = file + ":" + std::to_string(n.line());
@@ -106,7 +107,7 @@ void edit_everywhere(const yaml::Tree& tree, const std::string& file, Tally& tal
 }
 
 TEST(CorpusReplacements, ReplacementsGiveWhatApplyWrites) {
-  Tally tally;
+  EditTally tally;
   archfit::testing::for_each_corpus_document(
       [&tally](const std::filesystem::path& path, const yaml::DocumentText& doc) {
         // Each document as it is and without its final line break.

@@ -10,8 +10,11 @@
 #include <random>
 #include <set>
 #include <thread>
+#include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "support/thread_limit.hpp"
 
 namespace archfit::run {
 namespace {
@@ -72,6 +75,26 @@ TEST(HelperThreads, NoneAndNoRoundAtAll) {
   zero.start(4, job);
   zero.finish();
   EXPECT_EQ(ran, 0);
+}
+
+// With one thread to be had of three asked for, rounds run on that one and
+// finish() waits for it alone (exit 0), in a child process of its own.
+TEST(HelperThreadsDeathTest, FewerThreadsThanAskedForShareTheRounds) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        if (!testing::limit_threads(1)) ::_exit(2);
+        HelperThreads helpers(3);
+        if (helpers.size() != 1) ::_exit(1);
+        std::atomic<int> runs{0};
+        const std::function<void()> job = [&runs] { runs.fetch_add(1); };
+        for (int round = 0; round < 50; ++round) {
+          helpers.start(3, job);
+          helpers.finish();
+        }
+        ::_exit(runs.load() == 50 ? 0 : 1);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 }  // namespace

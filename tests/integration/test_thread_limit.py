@@ -1,0 +1,218 @@
+"""archfit where the system gives it no thread, or only one: a limit on
+processes (ulimit -u, a container's pids limit) makes starting a thread fail
+with EAGAIN. The work archfit shares among threads is then done by the threads
+it has, with the same output; talking to registries needs a thread of its own,
+and without one archfit says so and exits 3 instead of crashing.
+
+The limit is RLIMIT_NPROC, which counts the tasks of a user: run as root, the
+test runs archfit as a user id no other process has, so that the count is
+archfit's alone; run as another user, the limit is that user's count of tasks
+now plus what archfit may start."""
+
+import json
+import os
+import resource
+import subprocess
+import unittest
+
+from lib import fake_registry as fr
+from lib.archfit_case import ArchfitCase
+
+# A user and group no process on the machine runs as.
+OWN_ID = 61111
+
+LOCKED = {
+    "docker.io/library/nginx:1.27": ["linux/amd64", "linux/arm64"],
+    "quay.io/example/api:2.0": ["linux/amd64"],
+    "ghcr.io/example/worker:1.4": ["linux/arm64"],
+}
+
+DEPLOYMENT = """---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: app-{i}
+  labels:
+    app: app-{i}
+spec:
+  template:
+    metadata:
+      labels:
+        app: app-{i}
+    spec:
+      containers:
+      - name: main
+        image: {image}
+        args: ["--port=8080", "--name=app-{i}"]
+"""
+
+
+def tasks_of(uid):
+    """How many tasks (threads) the processes of `uid` have now."""
+    count = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/status") as f:
+                status = dict(line.split(":", 1) for line in f if ":" in line)
+        except OSError:
+            continue
+        if int(status.get("Uid", "-1").split()[0]) == uid:
+            count += int(status.get("Threads", "1"))
+    return count
+
+
+def limited(threads):
+    """A preexec_fn: the program it runs may start `threads` threads beside
+    its own, and no more."""
+    def apply():
+        if os.geteuid() == 0:
+            os.setgroups([])
+            os.setgid(OWN_ID)
+            os.setuid(OWN_ID)
+            # The kernel counts the new task first: the process itself is one.
+            allowed = 1 + threads
+        else:
+            allowed = tasks_of(os.geteuid()) + threads
+        resource.setrlimit(resource.RLIMIT_NPROC, (allowed, allowed))
+    return apply
+
+
+# The system's python3 (scripts/test installs it): one under a user's home
+# may be closed to archfit's user.
+SYSTEM_PYTHON = "/usr/bin/python3"
+
+PROBE = """
+import sys, threading, time
+started = 0
+try:
+    for _ in range(4):
+        threading.Thread(target=time.sleep, args=(1,), daemon=True).start()
+        started += 1
+except RuntimeError:
+    pass
+print(started)
+"""
+
+
+def unsanitized_leaks():
+    """The environment for archfit under a limit: a sanitizer's leak check
+    runs on a thread of its own at exit, which the limit refuses."""
+    options = os.environ.get("ASAN_OPTIONS", "")
+    return {"ASAN_OPTIONS": (options + ":" if options else "") + "detect_leaks=0"}
+
+
+class LimitCase(ArchfitCase):
+    def setUp(self):
+        super().setUp()
+        # archfit runs as another user: it reads and writes here.
+        os.chmod(self.tmp, 0o777)
+        for threads in (0, 1):
+            probe = subprocess.run([SYSTEM_PYTHON, "-c", PROBE], capture_output=True, text=True,
+                                   preexec_fn=limited(threads), timeout=60)
+            self.assertEqual(probe.stdout.strip(), str(threads),
+                             f"the limit did not take: a program allowed {threads} thread(s) "
+                             f"started {probe.stdout.strip() or 'none'} ({probe.stderr.strip()})")
+
+    def write(self, name, text):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        os.chmod(path, 0o644)
+        return path
+
+    def lock(self):
+        return self.write("archfit.lock", json.dumps(
+            {"version": 1, "images": {ref: {"platforms": p} for ref, p in LOCKED.items()}}))
+
+    def stream(self):
+        """Over 8 MiB, the size from which archfit scans an input on several
+        threads, of documents every one of which fix changes."""
+        images = list(LOCKED)
+        text = "".join(DEPLOYMENT.format(i=i, image=images[i % len(images)])
+                       for i in range(32000))
+        self.assertGreater(len(text), 8 << 20)
+        return text
+
+
+class ThreadLimit(LimitCase):
+    def test_a_large_stream_is_fixed_alike_with_one_thread_or_none(self):
+        text = self.stream()
+        args = ["fix", "--config", "/dev/null", "--lock", self.lock(), "--offline", "-"]
+        free = self.archfit(args, input=text)
+        self.assertEqual(free.code, 0, free)
+        self.assertNotEqual(free.stdout, text, "fix changed nothing: the test proves nothing")
+        for threads in (0, 1):
+            with self.subTest(threads=threads):
+                run = self.archfit(args, input=text, preexec_fn=limited(threads),
+                                   env=unsanitized_leaks())
+                self.assertEqual(run.code, 0, run)
+                self.assertNotIn("internal error", run.stderr)
+                self.assertTrue(run.stdout == free.stdout, "the output differs from a free run's")
+
+    def test_every_report_is_written_alike_with_no_thread(self):
+        path = self.write("stream.yaml", self.stream())
+        lock = self.lock()
+
+        def lint(where, preexec_fn=None):
+            os.makedirs(where, mode=0o777)
+            os.chmod(where, 0o777)
+            reports = {fmt: os.path.join(where, f"report.{fmt}")
+                       for fmt in ("sarif", "json", "junit", "markdown")}
+            run = self.archfit(["lint", "--config", "/dev/null", "--lock", lock, "--offline",
+                                *[a for fmt, p in reports.items()
+                                  for a in ("--report", f"{fmt}={p}")], path],
+                               preexec_fn=preexec_fn, env=unsanitized_leaks())
+            self.assertEqual(run.code, 1, run)  # findings: the images run on no common platform
+            self.assertNotIn("internal error", run.stderr)
+            texts = {}
+            for fmt, p in reports.items():
+                with open(p) as f:
+                    texts[fmt] = f.read()
+            return texts
+
+        free = lint(os.path.join(self.tmp, "free"))
+        bare = lint(os.path.join(self.tmp, "bare"), limited(0))
+        self.assertIn("missing-arch-affinity", free["sarif"])
+        for fmt in free:
+            with self.subTest(report=fmt):
+                self.assertTrue(bare[fmt] == free[fmt], f"the {fmt} report differs")
+
+
+class ThreadLimitWithARegistry(LimitCase):
+    """The registry client's own thread, and the threads resolution shares."""
+
+    def setUp(self):
+        super().setUp()
+        self.fake = fr.FakeRegistry().start()
+        self.addCleanup(self.fake.stop)
+        self.images = []
+        for i, platform in enumerate(("linux/amd64", "linux/arm64/v8", "linux/s390x")):
+            self.fake.tag(f"single/app{i}", "v1", self.fake.store.image(platform, in_index=False))
+            self.images.append(self.fake.ref(f"single/app{i}", "v1"))
+        self.config = self.write_config({"insecureRegistries": [self.fake.host]})
+        os.chmod(self.config, 0o644)
+
+    def resolve_limited(self, threads):
+        return self.archfit(["resolve", "--format", "json", "--progress", "always", "--config",
+                             self.config, "--cache-dir", os.path.join(self.tmp, "cache"),
+                             *self.images], preexec_fn=limited(threads), env=unsanitized_leaks())
+
+    def test_no_thread_for_the_registry_is_an_error_that_says_so(self):
+        run = self.resolve_limited(0)
+        self.assertEqual(run.code, 3, run)
+        self.assertIn("cannot start the thread that talks to registries", run.stderr)
+        self.assertIn("ulimit -u", run.stderr)
+        self.assertNotIn("internal error", run.stderr)
+
+    def test_one_thread_resolves_every_image(self):
+        run = self.resolve_limited(1)
+        self.assertEqual(run.code, 0, run)
+        results = json.loads(run.stdout)
+        self.assertEqual([r.get("platforms") for r in results],
+                         [["linux/amd64"], ["linux/arm64"], ["linux/s390x"]], run)
+
+
+if __name__ == "__main__":
+    unittest.main()
