@@ -15,6 +15,7 @@
 
 #include "cli/allocator.hpp"
 #include "cli/commands.hpp"
+#include "cli/failure.hpp"
 #include "cli/flags.hpp"
 
 int main(int raw_argc, char** raw_argv) {
@@ -76,13 +77,8 @@ int main(int raw_argc, char** raw_argv) {
   } catch (const CLI::ParseError& e) {
     int code = app.exit(e);
     return code == 0 ? kOk : kUsageOrInput;
-  } catch (const archfit::Error& e) {
-    std::cerr << (e.where().line > 0 || !e.where().file.empty() ? "" : "archfit: ") << e.what()
-              << '\n';
-    return e.kind() == archfit::ErrorKind::Resolution ? kUnresolved : kUsageOrInput;
-  } catch (const std::exception& e) {
-    std::cerr << "archfit: internal error: " << e.what() << '\n';
-    return kUsageOrInput;
+  } catch (const std::exception&) {
+    return report_failure(std::cerr);
   }
   // What the command printed must have reached standard output: a full disk
   // or a closed pipe is an error, not a quiet success.
