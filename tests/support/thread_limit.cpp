@@ -1,12 +1,15 @@
 #include "support/thread_limit.hpp"
 
-#include <cstdio>
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <grp.h>
 #include <string>
 #include <sys/resource.h>
+#include <thread>
 #include <unistd.h>
+#include <vector>
 
 #include <archfit/base/threads.hpp>
 
@@ -32,6 +35,14 @@ rlim_t tasks_of(uid_t uid) {
   return count;
 }
 
+// The threads of this process now.
+unsigned long threads_now() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.starts_with("Threads:")) return std::stoul(line.substr(8));
+  return 0;
+}
+
 }  // namespace
 
 bool limit_threads(unsigned threads) {
@@ -46,11 +57,29 @@ bool limit_threads(unsigned threads) {
   }
   const rlimit limit{allowed, allowed};
   if (::setrlimit(RLIMIT_NPROC, &limit) != 0) return false;
-  if (threads != 0) return true;
-  std::thread refused = try_thread([] {});
-  if (!refused.joinable()) return true;
-  refused.join();
-  return false;
+  // The threads allowed, held until one more has been tried; then gone, so
+  // that the caller has them all again.
+  std::atomic<bool> release{false};
+  std::vector<std::thread> held;
+  for (unsigned i = 0; i < threads; ++i) {
+    std::thread t = try_thread([&release] {
+      while (!release.load())
+        std::this_thread::yield();
+    });
+    if (!t.joinable()) break;
+    held.push_back(std::move(t));
+  }
+  std::thread beyond = try_thread([] {});
+  const bool holds = held.size() == threads && !beyond.joinable();
+  if (beyond.joinable()) beyond.join();
+  release = true;
+  for (std::thread& t : held)
+    t.join();
+  // A joined thread still counts until the kernel has released it: wait
+  // until this process is one task again.
+  for (int i = 0; i < 5000 && threads_now() > 1; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  return holds && threads_now() == 1;
 }
 
 }  // namespace archfit::testing
