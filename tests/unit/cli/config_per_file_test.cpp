@@ -33,10 +33,11 @@ std::string lock(const std::string& image) {
 }
 
 // teams/a runs amd64 and arm64 nodes; teams/b only amd64. Each locks its own
-// image.
+// image. The repository's root ends every search, whatever lies above it.
 class Monorepo : public ::testing::Test {
  protected:
   void SetUp() override {
+    std::filesystem::create_directory(repo_ / ".git");
     repo_.write("teams/a/.archfit.yaml", "clusterPlatforms: [linux/amd64, linux/arm64]\n");
     repo_.write("teams/a/archfit.lock", lock("a-app:1"));
     repo_.write("teams/a/deploy/app.yaml", deployment("a", "a-app:1"));

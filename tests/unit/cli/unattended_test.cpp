@@ -3,6 +3,7 @@
 // fails the run unless the configuration says what to do; every run says how
 // many images it resolved; the hints printed offline name commands that work
 // offline (archfit lock --set, archfit images --format lock).
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,9 @@ const char* const kDeployment =
 
 class Unattended : public ::testing::Test {
  protected:
+  // A repository's root: no configuration or lock above it applies.
+  void SetUp() override { std::filesystem::create_directory(dir_ / ".git"); }
+
   ProcessResult run(std::vector<std::string> args, std::vector<std::string> env = {},
                     const std::string& stdin_data = "") const {
     ProcessOptions o;
