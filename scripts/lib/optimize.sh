@@ -1,0 +1,60 @@
+# Building archfit optimised by a profile of its own runs (cmake/Optimize.cmake,
+# docs/performance.md). Source it after scripts/lib/common.sh.
+
+# train_archfit SRC EXE WORK: runs EXE (an ARCHFIT_PGO=generate build) over
+# what archfit spends its time on, each run adding to the build's profile: a
+# generated helm-like stream of 4,000 workloads fixed, diffed, linted with
+# every report and the fix taken out again, and the bundled examples. WORK is
+# a scratch directory of the caller's. Any run that fails stops the build.
+train_archfit() {
+  local src=$1 exe=$2 work=$3
+  local stream=$work/stream.yaml lock=$work/archfit.lock
+  TRAIN_LOG=$work/training.log
+  python3 "$src/bench/gen_stream.py" --workloads 4000 --seed 1 --out "$stream" --lock "$lock" \
+    --stats "$work/stats.json" >/dev/null
+  _train "$exe" fix -q "--lock=$lock" -- - <"$stream" >"$work/fixed.yaml"
+  _train "$exe" fix --diff -q "--lock=$lock" -- - <"$stream" >/dev/null
+  _train "$exe" fix --remove -q -- - <"$work/fixed.yaml" >/dev/null
+  _train "$exe" lint --offline --progress=never "--lock=$lock" --fail-on=never \
+    "--report=sarif=$work/r.sarif" "--report=json=$work/r.json" \
+    "--report=github=$work/r.annotations" "--report=markdown=$work/r.md" -- "$stream" >/dev/null
+  (cd "$src" && _train "$exe" lint --offline --progress=never --fail-on=never -- examples) >/dev/null
+  (cd "$src" && _train "$exe" fix --diff -q -- examples) >/dev/null
+}
+
+# _train EXE ARGS...: one training run, its messages into $TRAIN_LOG; exit 0
+# or 1 (findings, changes) is a run that did its work.
+_train() {
+  local status=0
+  "$@" 2>>"$TRAIN_LOG" || status=$?
+  ((status <= 1)) || { tail -n 20 "$TRAIN_LOG" >&2; die "a training run failed (exit $status): $*"; }
+}
+
+# build_optimized SRC BUILD [CMAKE_ARGS...]: BUILD/archfit built twice with
+# GCC and link-time optimisation, the second time from the profile of the
+# training runs of the first.
+build_optimized() {
+  local src=$1 build=$2
+  shift 2
+  ensure_apt_packages "${BUILD_PACKAGES[@]}" python3
+  mkdir -p -- "$build"
+  local out=$build/archfit-build.log
+  local args=(-S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DARCHFIT_LTO=ON
+    -DARCHFIT_BUILD_TESTS=OFF "$@")
+  log "building $build/archfit to be trained (log: $out)"
+  CXX=${CXX:-g++} cmake "${args[@]}" -DARCHFIT_PGO=generate >"$out" 2>&1 ||
+    { tail -n 40 "$out" >&2; die "cmake failed (log: $out)"; }
+  ninja -C "$build" >>"$out" 2>&1 || { tail -n 40 "$out" >&2; die "building failed (log: $out)"; }
+  # A profile is of one build: counts an earlier build left would not match.
+  find "$build" -name '*.gcda' -delete
+  log "training it"
+  local work
+  work=$(mktemp -d)
+  train_archfit "$src" "$build/archfit" "$work"
+  rm -rf -- "$work"
+  log "building $build/archfit from the profile"
+  cmake "${args[@]}" -DARCHFIT_PGO=use >>"$out" 2>&1 ||
+    { tail -n 40 "$out" >&2; die "cmake failed (log: $out)"; }
+  ninja -C "$build" >>"$out" 2>&1 || { tail -n 40 "$out" >&2; die "building failed (log: $out)"; }
+  log "built $build/archfit"
+}
