@@ -6,27 +6,43 @@
 # generated helm-like stream of 4,000 workloads fixed, diffed, linted with
 # every report and the fix taken out again, and the bundled examples. WORK is
 # a scratch directory of the caller's. Any run that fails stops the build.
+# Each run has an environment of its own, works on one thread
+# (ARCHFIT_THREADS=1) at addresses that are not randomised, so that it does
+# the same work in the same order every time: the counts, and so the
+# executable built from them, are the same on every build of the same commit.
 train_archfit() {
   local src=$1 exe=$2 work=$3
-  local stream=$work/stream.yaml lock=$work/archfit.lock
-  TRAIN_LOG=$work/training.log
-  python3 "$src/bench/gen_stream.py" --workloads 4000 --seed 1 --out "$stream" --lock "$lock" \
-    --stats "$work/stats.json" >/dev/null
-  _train "$exe" fix -q "--lock=$lock" -- - <"$stream" >"$work/fixed.yaml"
-  _train "$exe" fix --diff -q "--lock=$lock" -- - <"$stream" >/dev/null
-  _train "$exe" fix --remove -q -- - <"$work/fixed.yaml" >/dev/null
-  _train "$exe" lint --offline --progress=never "--lock=$lock" --fail-on=never \
-    "--report=sarif=$work/r.sarif" "--report=json=$work/r.json" \
-    "--report=github=$work/r.annotations" "--report=markdown=$work/r.md" -- "$stream" >/dev/null
-  (cd "$src" && _train "$exe" lint --offline --progress=never --fail-on=never -- examples) >/dev/null
-  (cd "$src" && _train "$exe" fix --diff -q -- examples) >/dev/null
+  TRAIN_LOG=$work/training.log TRAIN_HOME=$work/home
+  mkdir -p -- "$work/home"
+  python3 "$src/bench/gen_stream.py" --workloads 4000 --seed 1 --out "$work/stream.yaml" \
+    --lock "$work/archfit.lock" --stats "$work/stats.json" >/dev/null 2>>"$TRAIN_LOG"
+  # The examples as a repository of their own.
+  cp -R -- "$src/examples" "$work/examples"
+  mkdir -p -- "$work/.git"
+  # Every run in WORK, naming files by relative paths (WORK's own name is
+  # random, and what is done with a path's characters is counted), offline
+  # from lock files: no run waits on a network.
+  (
+    cd -- "$work"
+    local given=(--offline --config=/dev/null --lock=archfit.lock)
+    _train "$exe" fix -q "${given[@]}" -- - <stream.yaml >fixed.yaml
+    _train "$exe" fix --diff -q "${given[@]}" -- - <stream.yaml >/dev/null
+    _train "$exe" fix --remove -q "${given[@]}" -- - <fixed.yaml >/dev/null
+    _train "$exe" lint --progress=never "${given[@]}" --fail-on=never --report=sarif=r.sarif \
+      --report=json=r.json --report=github=r.annotations --report=markdown=r.md -- stream.yaml \
+      >/dev/null
+    _train "$exe" lint --offline --progress=never --fail-on=never -- examples >/dev/null
+    _train "$exe" fix --diff -q --offline -- examples >/dev/null
+  )
 }
 
 # _train EXE ARGS...: one training run, its messages into $TRAIN_LOG; exit 0
 # or 1 (findings, changes) is a run that did its work.
 _train() {
   local status=0
-  "$@" 2>>"$TRAIN_LOG" || status=$?
+  # Addresses not randomised (setarch -R): how memory is aligned is counted too.
+  env -i PATH="$PATH" HOME="$TRAIN_HOME" LC_ALL=C ARCHFIT_THREADS=1 setarch -R "$@" \
+    2>>"$TRAIN_LOG" || status=$?
   ((status <= 1)) || { tail -n 20 "$TRAIN_LOG" >&2; die "a training run failed (exit $status): $*"; }
 }
 
@@ -48,8 +64,9 @@ build_optimized() {
   # A profile is of one build: counts an earlier build left would not match.
   find "$build" -name '*.gcda' -delete
   log "training it"
+  # Always a directory of the same length: paths in the reports are counted.
   local work
-  work=$(mktemp -d)
+  work=$(mktemp -d /tmp/archfit-training.XXXXXXXX)
   train_archfit "$src" "$build/archfit" "$work"
   rm -rf -- "$work"
   log "building $build/archfit from the profile"

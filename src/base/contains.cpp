@@ -10,11 +10,11 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
-#include <thread>
 #include <utility>
 
 #include <archfit/base/parallel_for.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/base/threads.hpp>
 
 namespace archfit {
 
@@ -123,8 +123,9 @@ constexpr unsigned kMostThreads = 4;
 }  // namespace
 
 bool contains(std::string_view text, std::string_view needle) {
-  const unsigned threads = std::min(std::thread::hardware_concurrency(), kMostThreads);
-  if (text.size() < kSplitFrom || needle.size() > kPiece || threads < 2) return scan(text, needle);
+  if (text.size() < kSplitFrom || needle.size() > kPiece) return scan(text, needle);
+  const unsigned threads = std::min(cores(), kMostThreads);
+  if (threads < 2) return scan(text, needle);
   const std::size_t starts = text.size() - needle.size() + 1;
   const std::size_t pieces = (starts + kPiece - 1) / kPiece;
   std::atomic<bool> found{false};

@@ -6,13 +6,13 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/parallel_for.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/base/threads.hpp>
 
 namespace archfit::cli {
 
@@ -113,7 +113,7 @@ ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
     r->writer = report::make_writer(r->target.format, *out, options);
     reports_.push_back(std::move(r));
   }
-  if (reports_.size() > 1 && writes_beside_the_run(std::thread::hardware_concurrency())) {
+  if (reports_.size() > 1 && writes_beside_the_run(cores())) {
     std::vector<report::Writer*> writers;
     for (auto& r : reports_)
       writers.push_back(r->writer.get());
@@ -125,7 +125,7 @@ ReportOutput::~ReportOutput() = default;
 
 template <class F>
 void ReportOutput::each_report(F&& f) {
-  const unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads = cores();
   std::exception_ptr failure;
   std::mutex failure_mutex;
   parallel_for(reports_.size(), threads, [&](std::size_t i) {

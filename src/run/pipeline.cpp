@@ -5,12 +5,12 @@
 #include <limits>
 #include <memory>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/base/threads.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/manifest/pull_secrets.hpp>
@@ -107,8 +107,7 @@ findings::Finding fault_finding(std::string_view rule, const std::string& file,
 }
 
 unsigned worker_count() {
-  unsigned n = std::thread::hardware_concurrency();
-  return std::clamp(n, 1u, 8u);
+  return std::min(cores(), 8u);
 }
 
 // Where a file's documents set aside begin, and where reading it stopped.

@@ -4,6 +4,8 @@ with EAGAIN. The work archfit shares among threads is then done by the threads
 it has, with the same output; talking to registries needs a thread of its own,
 and without one archfit says so and exits 3 instead of crashing.
 
+ARCHFIT_THREADS=1 asks for no thread at all: strace shows none started.
+
 The limit is RLIMIT_NPROC, which counts the tasks of a user: run as root, the
 test runs archfit as a user id no other process has, so that the count is
 archfit's alone; run as another user, the limit is that user's count of tasks
@@ -103,17 +105,11 @@ def unsanitized_leaks():
     return {"ASAN_OPTIONS": (options + ":" if options else "") + "detect_leaks=0"}
 
 
-class LimitCase(ArchfitCase):
+class StreamCase(ArchfitCase):
     def setUp(self):
         super().setUp()
-        # archfit runs as another user: it reads and writes here.
+        # archfit may run as another user: it reads and writes here.
         os.chmod(self.tmp, 0o777)
-        for threads in (0, 1):
-            probe = subprocess.run([SYSTEM_PYTHON, "-c", PROBE], capture_output=True, text=True,
-                                   preexec_fn=limited(threads), timeout=60)
-            self.assertEqual(probe.stdout.strip(), str(threads),
-                             f"the limit did not take: a program allowed {threads} thread(s) "
-                             f"started {probe.stdout.strip() or 'none'} ({probe.stderr.strip()})")
 
     def write(self, name, text):
         path = os.path.join(self.tmp, name)
@@ -134,6 +130,17 @@ class LimitCase(ArchfitCase):
                        for i in range(32000))
         self.assertGreater(len(text), 8 << 20)
         return text
+
+
+class LimitCase(StreamCase):
+    def setUp(self):
+        super().setUp()
+        for threads in (0, 1):
+            probe = subprocess.run([SYSTEM_PYTHON, "-c", PROBE], capture_output=True, text=True,
+                                   preexec_fn=limited(threads), timeout=60)
+            self.assertEqual(probe.stdout.strip(), str(threads),
+                             f"the limit did not take: a program allowed {threads} thread(s) "
+                             f"started {probe.stdout.strip() or 'none'} ({probe.stderr.strip()})")
 
 
 class ThreadLimit(LimitCase):
@@ -178,6 +185,47 @@ class ThreadLimit(LimitCase):
         for fmt in free:
             with self.subTest(report=fmt):
                 self.assertTrue(bare[fmt] == free[fmt], f"the {fmt} report differs")
+
+
+class ThreadsAskedFor(StreamCase):
+    """ARCHFIT_THREADS caps the threads archfit's work runs on; with 1 it starts
+    none, so that every run of the same input does the same work in the same
+    order (what a build's training from a profile needs)."""
+
+    def traced(self, args, text, env):
+        """The run, and the threads it started (strace's log of clone calls)."""
+        log = os.path.join(self.tmp, "clones.log")
+        run = self.archfit(args, input=text, env={**unsanitized_leaks(), **env},
+                           under=["strace", "-f", "-qq", "-e", "trace=clone,clone3",
+                                  "-e", "signal=none", "-o", log])
+        with open(log) as f:
+            return run, [line for line in f if "clone" in line]
+
+    def test_one_thread_starts_none_and_fixes_alike(self):
+        text = self.stream()
+        args = ["fix", "--config", "/dev/null", "--lock", self.lock(), "--offline", "-"]
+        free, free_clones = self.traced(args, text, {})
+        one, one_clones = self.traced(args, text, {"ARCHFIT_THREADS": "1"})
+        self.assertEqual(free.code, 0, free)
+        self.assertEqual(one.code, 0, one)
+        self.assertEqual(one_clones, [], "archfit started threads with ARCHFIT_THREADS=1")
+        self.assertTrue(one.stdout == free.stdout, "the output differs from a free run's")
+        if len(os.sched_getaffinity(0)) > 1:
+            self.assertNotEqual(free_clones, [], "a free run started no thread: the test proves "
+                                "nothing on this machine's CPUs")
+
+    def test_anything_but_a_whole_number_is_refused_before_any_work(self):
+        path = self.write("app.yaml", DEPLOYMENT.format(i=0, image=list(LOCKED)[0]))
+        for value in ("0", "-1", "two", "1.5", "--threads=1", "1;reboot", "\x1b[2J"):
+            with self.subTest(value=value):
+                run = self.archfit(["fix", "--config", "/dev/null", "--lock", self.lock(),
+                                    "--offline", path], env={"ARCHFIT_THREADS": value})
+                self.assertEqual(run.code, 2, run)
+                self.assertIn("ARCHFIT_THREADS is ", run.stderr)
+                self.assertIn("from 1 to 4096", run.stderr)
+                self.assertNotIn("\x1b", run.stderr, "a control character reached the terminal")
+        with open(path) as f:
+            self.assertNotIn("affinity", f.read(), "a refused run changed the file")
 
 
 class ThreadLimitWithARegistry(LimitCase):

@@ -12,7 +12,16 @@
 #include <thread>
 #include <utility>
 
+#include <archfit/base/environment.hpp>
+
 namespace archfit {
+
+// How many threads archfit's work may run on: as many as the CPUs the process
+// may use, or fewer where the environment variable ARCHFIT_THREADS says so (a
+// whole number from 1; 1 runs every piece of work on the calling thread, so
+// that a run does the same thing every time). Throws Error (Usage) for any
+// other value of it.
+unsigned cores(const Getenv& getenv = process_getenv());
 
 template <class Thread = std::thread, class F>
 Thread try_thread(F&& f) {
