@@ -1,17 +1,21 @@
 # Building archfit optimised by a profile of its own runs (cmake/Optimize.cmake,
 # docs/performance.md). Source it after scripts/lib/common.sh.
 
-# train_archfit SRC EXE WORK: runs EXE (an ARCHFIT_PGO=generate build) over
-# what archfit spends its time on, each run adding to the build's profile: a
-# generated helm-like stream of 4,000 workloads fixed, diffed, linted with
-# every report and the fix taken out again, and the bundled examples. WORK is
-# a scratch directory of the caller's. Any run that fails stops the build.
-# Each run has an environment of its own, works on one thread
-# (ARCHFIT_THREADS=1) at addresses that are not randomised, so that it does
-# the same work in the same order every time: the counts, and so the
-# executable built from them, are the same on every build of the same commit.
+# train_archfit SRC WORK ARCHFIT...: runs ARCHFIT (the command that runs an
+# ARCHFIT_PGO=generate executable, by an absolute path: the executable itself,
+# or qemu-user and it for another architecture) over what archfit spends its
+# time on, each run adding to the build's profile: a generated helm-like
+# stream of 4,000 workloads fixed, diffed, linted with every report and the
+# fix taken out again, and the bundled examples. WORK is a scratch directory
+# of the caller's. Any run that fails stops the build. Each run has an
+# environment of its own, works on one thread (ARCHFIT_THREADS=1) at
+# addresses that are not randomised, so that it does the same work in the
+# same order every time: the counts, and so the executable built from them,
+# are the same on every build of the same commit.
 train_archfit() {
-  local src=$1 exe=$2 work=$3
+  local src=$1 work=$2
+  shift 2
+  local exe=("$@")
   TRAIN_LOG=$work/training.log TRAIN_HOME=$work/home
   mkdir -p -- "$work/home"
   python3 "$src/bench/gen_stream.py" --workloads 4000 --seed 1 --out "$work/stream.yaml" \
@@ -23,16 +27,16 @@ train_archfit() {
   # random, and what is done with a path's characters is counted), offline
   # from lock files: no run waits on a network.
   (
-    cd -- "$work"
+    cd -- "$work" || exit
     local given=(--offline --config=/dev/null --lock=archfit.lock)
-    _train "$exe" fix -q "${given[@]}" -- - <stream.yaml >fixed.yaml
-    _train "$exe" fix --diff -q "${given[@]}" -- - <stream.yaml >/dev/null
-    _train "$exe" fix --remove -q "${given[@]}" -- - <fixed.yaml >/dev/null
-    _train "$exe" lint --progress=never "${given[@]}" --fail-on=never --report=sarif=r.sarif \
+    _train "${exe[@]}" fix -q "${given[@]}" -- - <stream.yaml >fixed.yaml
+    _train "${exe[@]}" fix --diff -q "${given[@]}" -- - <stream.yaml >/dev/null
+    _train "${exe[@]}" fix --remove -q "${given[@]}" -- - <fixed.yaml >/dev/null
+    _train "${exe[@]}" lint --progress=never "${given[@]}" --fail-on=never --report=sarif=r.sarif \
       --report=json=r.json --report=github=r.annotations --report=markdown=r.md -- stream.yaml \
       >/dev/null
-    _train "$exe" lint --offline --progress=never --fail-on=never -- examples >/dev/null
-    _train "$exe" fix --diff -q --offline -- examples >/dev/null
+    _train "${exe[@]}" lint --offline --progress=never --fail-on=never -- examples >/dev/null
+    _train "${exe[@]}" fix --diff -q --offline -- examples >/dev/null
   )
 }
 
@@ -46,32 +50,50 @@ _train() {
   ((status <= 1)) || { tail -n 20 "$TRAIN_LOG" >&2; die "a training run failed (exit $status): $*"; }
 }
 
-# build_optimized SRC BUILD [CMAKE_ARGS...]: BUILD/archfit built twice with
-# GCC and link-time optimisation, the second time from the profile of the
-# training runs of the first.
-build_optimized() {
-  local src=$1 build=$2
-  shift 2
-  ensure_apt_packages "${BUILD_PACKAGES[@]}" python3
+# build_from_profile SRC BUILD LOG RUNNER [CMAKE_ARGS...]: BUILD/archfit
+# built twice with GCC and link-time optimisation, the second time from the
+# profile of the training runs of the first. RUNNER is empty, or the program
+# that runs an executable of another architecture (qemu-aarch64-static).
+# CMAKE_ARGS configure both builds (a toolchain, static linking); the
+# messages of both go to LOG.
+build_from_profile() {
+  local src=$1 build=$2 out=$3 runner=$4
+  shift 4
   mkdir -p -- "$build"
-  local out=$build/archfit-build.log
+  build=$(cd -- "$build" && pwd)
   local args=(-S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DARCHFIT_LTO=ON
     -DARCHFIT_BUILD_TESTS=OFF "$@")
   log "building $build/archfit to be trained (log: $out)"
-  CXX=${CXX:-g++} cmake "${args[@]}" -DARCHFIT_PGO=generate >"$out" 2>&1 ||
+  cmake "${args[@]}" -DARCHFIT_PGO=generate >>"$out" 2>&1 ||
     { tail -n 40 "$out" >&2; die "cmake failed (log: $out)"; }
-  ninja -C "$build" >>"$out" 2>&1 || { tail -n 40 "$out" >&2; die "building failed (log: $out)"; }
+  ninja -C "$build" >>"$out" 2>&1 ||
+    { tail -n 40 "$out" >&2; die "building failed (log: $out)"; }
   # A profile is of one build: counts an earlier build left would not match.
   find "$build" -name '*.gcda' -delete
   log "training it"
   # Always a directory of the same length: paths in the reports are counted.
   local work
   work=$(mktemp -d /tmp/archfit-training.XXXXXXXX)
-  train_archfit "$src" "$build/archfit" "$work"
+  local exe=("$build/archfit")
+  [ -z "$runner" ] || exe=("$runner" "$build/archfit")
+  train_archfit "$src" "$work" "${exe[@]}"
   rm -rf -- "$work"
   log "building $build/archfit from the profile"
   cmake "${args[@]}" -DARCHFIT_PGO=use >>"$out" 2>&1 ||
     { tail -n 40 "$out" >&2; die "cmake failed (log: $out)"; }
-  ninja -C "$build" >>"$out" 2>&1 || { tail -n 40 "$out" >&2; die "building failed (log: $out)"; }
+  ninja -C "$build" >>"$out" 2>&1 ||
+    { tail -n 40 "$out" >&2; die "building failed (log: $out)"; }
+}
+
+# build_optimized SRC BUILD [CMAKE_ARGS...]: BUILD/archfit built from a
+# profile (build_from_profile) for this machine.
+build_optimized() {
+  local src=$1 build=$2
+  shift 2
+  ensure_apt_packages "${BUILD_PACKAGES[@]}" python3
+  mkdir -p -- "$build"
+  local out=$build/archfit-build.log
+  : >"$out"
+  CXX=${CXX:-g++} build_from_profile "$src" "$build" "$out" "" "$@"
   log "built $build/archfit"
 }

@@ -1,8 +1,10 @@
 # Building the static release executable for one architecture and proving
-# that it is one. Source it after scripts/lib/release/deps.sh.
+# that it is one. Source it after scripts/lib/release/deps.sh and
+# scripts/lib/optimize.sh.
 
 # build_executable SRC CACHE ARCH VERSION OUT: OUT is archfit for linux/ARCH,
-# linked statically against the libraries build_deps staged, stripped.
+# linked statically against the libraries build_deps staged, optimised by a
+# profile of its own runs, stripped.
 build_executable() {
   local src=$1 cache=$2 arch=$3 version=$4 out=$5
   local prefix
@@ -14,17 +16,22 @@ build_executable() {
   # depend on what an earlier build left.
   local build=$cache/build-$arch
   rm -rf -- "$build"
-  local toolchain=()
-  [ "$arch" = amd64 ] || toolchain=(-DCMAKE_TOOLCHAIN_FILE="$src/cmake/$triplet.cmake")
+  local toolchain=() runner=""
+  if [ "$arch" != amd64 ]; then
+    toolchain=(-DCMAKE_TOOLCHAIN_FILE="$src/cmake/$triplet.cmake")
+    ensure_apt_packages qemu-user-static
+    runner=qemu-aarch64-static
+  fi
   local log=$cache/build-$arch.log
-  log "building archfit $version for linux/$arch (static)"
+  : >"$log"
+  log "building archfit $version for linux/$arch (static, from a profile of its runs)"
+  # Built from a profile (docs/performance.md): the training's runs are the
+  # same on every build, so the executable is too; arm64's run under
+  # qemu-user.
   PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="${prefix%/usr/local}" \
-    cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${toolchain[@]}" \
+    build_from_profile "$src" "$build" "$log" "$runner" "${toolchain[@]}" \
     -DARCHFIT_STATIC=ON -DARCHFIT_VERSION="$version" -DOPENSSL_ROOT_DIR="$prefix" \
-    -DARCHFIT_BUILD_TESTS=OFF -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF >"$log" 2>&1 ||
-    { tail -n 40 "$log" >&2; die "configuring the linux/$arch build failed (log: $log)"; }
-  ninja -C "$build" archfit >>"$log" 2>&1 ||
-    { tail -n 40 "$log" >&2; die "building archfit for linux/$arch failed (log: $log)"; }
+    -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF
   "$triplet-strip" --strip-all --remove-section=.comment -o "$out" "$build/archfit"
   check_static "$out" "$arch" "$version"
 }
