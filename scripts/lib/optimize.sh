@@ -5,7 +5,7 @@
 # ARCHFIT_PGO=generate executable, by an absolute path: the executable itself,
 # or qemu-user and it for another architecture) over what archfit spends its
 # time on, each run adding to the build's profile: a generated helm-like
-# stream of 4,000 workloads fixed, diffed, linted with every report and the
+# stream of 4,000 workloads fixed, diffed, linted with each report and the
 # fix taken out again, and the bundled examples. WORK is a scratch directory
 # of the caller's. Any run that fails stops the build. Each run has an
 # environment of its own, works on one thread (ARCHFIT_THREADS=1) at
@@ -32,9 +32,14 @@ train_archfit() {
     _train "${exe[@]}" fix -q "${given[@]}" -- - <stream.yaml >fixed.yaml
     _train "${exe[@]}" fix --diff -q "${given[@]}" -- - <stream.yaml >/dev/null
     _train "${exe[@]}" fix --remove -q "${given[@]}" -- - <fixed.yaml >/dev/null
-    _train "${exe[@]}" lint --progress=never "${given[@]}" --fail-on=never --report=sarif=r.sarif \
-      --report=json=r.json --report=github=r.annotations --report=markdown=r.md -- stream.yaml \
-      >/dev/null
+    # Each report on stdout: a report written to a file goes through a
+    # temporary file named with the process ID, whose digits would be
+    # counted, and process IDs differ in length from run to run.
+    local report
+    for report in sarif json github markdown; do
+      _train "${exe[@]}" lint --progress=never "${given[@]}" --fail-on=never \
+        "--report=$report" -- stream.yaml >/dev/null
+    done
     _train "${exe[@]}" lint --offline --progress=never --fail-on=never -- examples >/dev/null
     _train "${exe[@]}" fix --diff -q --offline -- examples >/dev/null
   )
