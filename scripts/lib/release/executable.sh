@@ -27,11 +27,14 @@ build_executable() {
   log "building archfit $version for linux/$arch (static, from a profile of its runs)"
   # Built from a profile (docs/performance.md): the training's runs are the
   # same on every build, so the executable is too; arm64's run under
-  # qemu-user.
+  # qemu-user. libyaml is compiled from the copy of its source build_deps
+  # configured, as part of archfit's build, so that the profile and the
+  # link-time optimisation reach the parser.
+  local libyaml=${prefix%/stage/usr/local}/build/libyaml
   PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="${prefix%/usr/local}" \
     build_from_profile "$src" "$build" "$log" "$runner" "${toolchain[@]}" \
     -DARCHFIT_STATIC=ON -DARCHFIT_VERSION="$version" -DOPENSSL_ROOT_DIR="$prefix" \
-    -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF
+    -DARCHFIT_LIBYAML_SOURCE="$libyaml" -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF
   "$triplet-strip" --strip-all --remove-section=.comment -o "$out" "$build/archfit"
   check_static "$out" "$arch" "$version"
 }
