@@ -7,8 +7,8 @@
 # time on, each run adding to the build's profile: a generated helm-like
 # stream of 4,000 workloads fixed, diffed and the fix taken out again, one of
 # 1,000 linted with each report, and the bundled examples. WORK is a scratch
-# directory of the caller's. Any run that fails stops the build. Each run has an
-# environment of its own, works on one thread (ARCHFIT_THREADS=1) at
+# directory of the caller's. Any run that fails stops the build. Each run has
+# an environment of its own, works on one thread (ARCHFIT_THREADS=1) at
 # addresses that are not randomised, so that it does the same work in the
 # same order every time: the counts, and so the executable built from them,
 # are the same on every build of the same commit.
@@ -33,6 +33,7 @@ train_archfit() {
   (
     cd -- "$work" || exit
     local given=(--offline --config=/dev/null --lock=archfit.lock)
+    local small=(--offline --config=/dev/null --lock=small.lock)
     _train "${exe[@]}" fix -q "${given[@]}" -- - <stream.yaml >fixed.yaml
     _train "${exe[@]}" fix --diff -q "${given[@]}" -- - <stream.yaml >/dev/null
     _train "${exe[@]}" fix --remove -q "${given[@]}" -- - <fixed.yaml >/dev/null
@@ -41,8 +42,8 @@ train_archfit() {
     # counted, and process IDs differ in length from run to run.
     local report
     for report in sarif json github markdown; do
-      _train "${exe[@]}" lint --progress=never --offline --config=/dev/null --lock=small.lock \
-        --fail-on=never "--report=$report" -- small.yaml >/dev/null
+      _train "${exe[@]}" lint --progress=never "${small[@]}" --fail-on=never "--report=$report" \
+        -- small.yaml >/dev/null
     done
     _train "${exe[@]}" lint --offline --progress=never --fail-on=never -- examples >/dev/null
     _train "${exe[@]}" fix --diff -q --offline -- examples >/dev/null
