@@ -64,7 +64,8 @@ PendingWrite::PendingWrite(const std::filesystem::path& path, const Content& con
   finish();
 }
 
-PendingWrite::PendingWrite(const std::filesystem::path& path) : path_(path), target_(path) {
+PendingWrite::PendingWrite(const std::filesystem::path& path, Durability durability)
+    : path_(path), target_(path), durability_(durability) {
   open(true);
 }
 
@@ -152,7 +153,7 @@ void PendingWrite::append(std::string_view data) {
 void PendingWrite::start_writeback() {
 #ifdef SYNC_FILE_RANGE_WRITE
   constexpr std::uint64_t kWriteback = std::uint64_t{1} << 20;
-  if (written_ - sent_ < kWriteback) return;
+  if (durability_ != Durability::Disk || written_ - sent_ < kWriteback) return;
   ::sync_file_range(fd_, static_cast<off_t>(sent_), static_cast<off_t>(written_ - sent_),
                     SYNC_FILE_RANGE_WRITE);
   sent_ = written_;
@@ -183,7 +184,8 @@ void PendingWrite::finish() {
                      std::to_string(group_) + "): " + std::strerror(err) +
                      "; run archfit as the file's owner");
   }
-  if (::fchmod(fd_, mode_) != 0 || ::fsync(fd_) != 0) give_up(errno);
+  if (::fchmod(fd_, mode_) != 0) give_up(errno);
+  if (durability_ == Durability::Disk && ::fsync(fd_) != 0) give_up(errno);
   if (temp_.empty()) name_it();
   int fd = fd_;
   fd_ = -1;
@@ -238,8 +240,8 @@ class StreamedWrite::Buffer : public ChunkedBuf {
   std::exception_ptr failure_;
 };
 
-StreamedWrite::StreamedWrite(const std::filesystem::path& path)
-    : file_(path),
+StreamedWrite::StreamedWrite(const std::filesystem::path& path, Durability durability)
+    : file_(path, durability),
       buffer_(std::make_unique<Buffer>(file_)),
       out_(std::make_unique<std::ostream>(buffer_.get())) {}
 

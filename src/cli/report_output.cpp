@@ -107,7 +107,9 @@ ReportOutput::ReportOutput(const ReportFlags& flags, findings::Severity shown) {
       r->spool = std::make_unique<Spool>();
       out = &r->spool->out();
     } else {
-      r->file = std::make_unique<StreamedWrite>(r->target.path);
+      // A report is made again by the next run: the kernel writes it back in
+      // its own time, as it does a report redirected from stdout.
+      r->file = std::make_unique<StreamedWrite>(r->target.path, Durability::Kernel);
       out = &r->file->out();
     }
     r->writer = report::make_writer(r->target.format, *out, options);

@@ -20,6 +20,18 @@
 
 namespace archfit {
 
+// How far a replacement's bytes go before it takes its file's place. Either
+// way readers see the old bytes or the new ones, never a mix, and a run that
+// fails or is killed leaves the old file.
+enum class Durability {
+  // On the disk (fsync): a file a person keeps (a manifest fixed in place,
+  // the lock file) is whole, old or new, after the machine goes down.
+  Disk,
+  // Written back by the kernel in its own time, as a redirected stdout is: a
+  // report, which the next run makes again.
+  Kernel,
+};
+
 // A replacement written beside its file and not in place yet. Destroying it
 // without commit() removes the temporary file.
 class PendingWrite {
@@ -40,7 +52,8 @@ class PendingWrite {
   // The same checks, and a replacement that takes its content from append()
   // as it is made. Until finish(), it is a file without a name where the file
   // system allows (a run that is killed leaves nothing behind).
-  explicit PendingWrite(const std::filesystem::path& path);
+  explicit PendingWrite(const std::filesystem::path& path,
+                        Durability durability = Durability::Disk);
   ~PendingWrite();
   PendingWrite(const PendingWrite&) = delete;
   PendingWrite& operator=(const PendingWrite&) = delete;
@@ -48,7 +61,8 @@ class PendingWrite {
   // More content, after what was given before. Throws Error(Input).
   void append(std::string_view data);
   // The content is complete: the replacement gets its mode, owner and group,
-  // reaches the disk and is closed (commit() calls it when not called yet).
+  // reaches the disk (Durability::Disk) and is closed (commit() calls it when
+  // not called yet).
   // Throws Error(Input).
   void finish();
 
@@ -73,6 +87,7 @@ class PendingWrite {
   unsigned mode_ = 0644;
   unsigned owner_ = 0, group_ = 0;
   bool committed_ = false;
+  Durability durability_ = Durability::Disk;
   std::uint64_t written_ = 0;  // bytes appended
   std::uint64_t sent_ = 0;     // ... of which the disk was asked to write
   std::optional<FileIdentity> read_as_;
@@ -84,7 +99,8 @@ class PendingWrite {
 class StreamedWrite {
  public:
   // Throws Error(Input) as PendingWrite does.
-  explicit StreamedWrite(const std::filesystem::path& path);
+  explicit StreamedWrite(const std::filesystem::path& path,
+                         Durability durability = Durability::Disk);
   ~StreamedWrite();
   StreamedWrite(const StreamedWrite&) = delete;
   StreamedWrite& operator=(const StreamedWrite&) = delete;
