@@ -37,17 +37,23 @@ parent() {
   fi
 }
 
-# set_output NAME VALUE: appends NAME to $GITHUB_OUTPUT in the delimiter
-# form, with a random delimiter that does not occur in VALUE: a value with
-# line breaks of its own adds no output.
+# set_output NAME VALUE [NAME VALUE]...: appends each NAME to $GITHUB_OUTPUT
+# in the delimiter form, with a random delimiter that does not occur in its
+# VALUE: a value with line breaks of its own adds no output. One append for
+# them all.
 set_output() {
-  local name=$1 value=$2 delimiter
-  while :; do
-    random_token archfit_
-    delimiter=$REPLY
-    [[ $value != *"$delimiter"* ]] && break
+  local text="" name value delimiter
+  while (($# >= 2)); do
+    name=$1 value=$2
+    shift 2
+    while :; do
+      random_token archfit_
+      delimiter=$REPLY
+      [[ $value != *"$delimiter"* ]] && break
+    done
+    text+="$name<<$delimiter"$'\n'"$value"$'\n'"$delimiter"$'\n'
   done
-  printf '%s<<%s\n%s\n%s\n' "$name" "$delimiter" "$value" "$delimiter" >>"$GITHUB_OUTPUT"
+  printf '%s' "$text" >>"$GITHUB_OUTPUT"
 }
 
 # fail_usage MESSAGE: an error annotation, the output exit-code=2, exit 2.

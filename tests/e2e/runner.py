@@ -8,6 +8,9 @@ What it does as the runner does:
   step's `env`, `working-directory`, and the GITHUB_OUTPUT, GITHUB_ENV, GITHUB_STEP_SUMMARY,
   GITHUB_WORKSPACE, RUNNER_TEMP, RUNNER_OS, RUNNER_ARCH, RUNNER_TOOL_CACHE files and variables;
   outputs read from GITHUB_OUTPUT (k=v and k<<DELIMITER ... DELIMITER);
+- a file of its own for each step's GITHUB_OUTPUT, GITHUB_ENV and GITHUB_STEP_SUMMARY, made
+  empty before the step and read by its path after it; the step summaries, in order, are the
+  job's summary (`summary`);
 - a failing step stops the job: later steps run only under always() or failure();
 - `actions/cache`: restores an exact key or the newest restore-keys prefix from a store
   directory (cache-hit true only on the exact key) and saves a missed key after the job;
@@ -176,7 +179,7 @@ class Runner:
             os.makedirs(d, exist_ok=True)
         self.runner_os = runner_os
         self.base_env = dict(base_env if base_env is not None else os.environ)
-        self.summary = os.path.join(self.temp, "step_summary")
+        self.summary = os.path.join(self.root, "job_summary")  # every step's summary, in order
         self.uses = []          # (uses, with) of every uses: step not run here
         self.ran = []           # names of the run: steps that ran, in order
         self.stdout = ""        # everything the steps printed (workflow commands)
@@ -215,7 +218,6 @@ class Runner:
             "GITHUB_ACTIONS": "true",
             "CI": "true",
             "GITHUB_WORKSPACE": self.workspace,
-            "GITHUB_STEP_SUMMARY": self.summary,
             "GITHUB_RUN_ID": "1",
             "GITHUB_RUN_ATTEMPT": "1",
             "RUNNER_TEMP": self.temp,
@@ -327,10 +329,12 @@ class Runner:
             env[k] = self.evaluate(v, context)
         out_file = os.path.join(self.temp, f"output_{len(self.ran)}")
         env_file = os.path.join(self.temp, f"env_{len(self.ran)}")
-        open(out_file, "w").close()
-        open(env_file, "w").close()
+        summary_file = os.path.join(self.temp, f"step_summary_{len(self.ran)}")
+        for path in (out_file, env_file, summary_file):
+            open(path, "w").close()
         env["GITHUB_OUTPUT"] = out_file
         env["GITHUB_ENV"] = env_file
+        env["GITHUB_STEP_SUMMARY"] = summary_file
         script = os.path.join(self.temp, f"script_{len(self.ran)}.sh")
         with open(script, "w") as f:
             f.write(self.evaluate(step["run"], context))
@@ -347,6 +351,8 @@ class Runner:
         self.stdout_of[name] = proc.stdout
         self.stderr_of[name] = proc.stderr
         self.extra_env.update(read_outputs(env_file))
+        with open(summary_file, "rb") as step_summary, open(self.summary, "ab") as job_summary:
+            shutil.copyfileobj(step_summary, job_summary)
         return proc.returncode == 0, read_outputs(out_file)
 
     def uses_step(self, step, context, status):

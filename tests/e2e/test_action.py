@@ -273,7 +273,7 @@ class ActionTest(unittest.TestCase):
         """The Run step's script alone, with ARCHFIT a wrapper that logs each call (and with
         `crash`, dies of SIGSEGV but for `version`; with `loader_fails`, exits 127 the first time
         as the dynamic loader does when a shared library is missing); with `stale`, an earlier
-        step's annotations and summary lie where this step's go; `archfit` replaces the wrapper:
+        step's annotations lie where this step's go; `archfit` replaces the wrapper:
         (status, calls, outputs, summary, stdout)."""
         tmp = tempfile.mkdtemp(prefix="run-step-")
         self.addCleanup(shutil.rmtree, tmp, ignore_errors=True)
@@ -283,8 +283,6 @@ class ActionTest(unittest.TestCase):
             with open(os.path.join(tmp, "archfit-annotations"), "w") as f:
                 f.write("::error title=stale::an earlier step's annotation\n"
                         "::notice title=archfit::7 errors, 7 warnings, 0 infos in 1 file (1 workload)\n")
-            with open(os.path.join(tmp, "archfit-summary.md"), "w") as f:
-                f.write("an earlier step's summary\n")
         wrapper = os.path.join(tmp, "bin", "archfit")
         with open(wrapper, "w") as f:
             f.write("#!/bin/sh\n"
@@ -317,14 +315,13 @@ class ActionTest(unittest.TestCase):
             self.assertEqual(status, 139, f"{mode}: {stdout}")
             self.assertEqual(len(calls), 1, calls)
             self.assertNotIn("stale", stdout)
-            self.assertNotIn("earlier step", summary)
+            self.assertEqual(summary, "", "a killed run wrote the step's summary")
             self.assertRegex(outputs, r"errors<<(\S+)\n0\n\1\n")
         # archfit runs: its own reports replace them.
         status, _, outputs, summary, stdout = self.run_step(stale=True, mode="lint", paths="team-a")
         self.assertEqual(status, 1, stdout)
         self.assertNotIn("stale", stdout)
         self.assertIn("::error ", stdout)
-        self.assertNotIn("earlier step", summary)
         self.assertIn("## archfit:", summary)
         self.assertNotRegex(outputs, r"errors<<(\S+)\n0\n\1\n")
 

@@ -1,9 +1,11 @@
 """scripts/action/lib.sh, the action's shell helpers, under bash with hostile values.
 
-`parent` must say what dirname says for any path, and `require_inside` must
+`parent` must say what dirname says for any path, `require_inside` must
 refuse every path that leads out of the workspace and the runner's temporary
 directory, whichever of several it is, while taking names no shell should
-trust (leading dashes, line breaks, globs, substitutions) as names.
+trust (leading dashes, line breaks, globs, substitutions) as names, and
+`set_output` must give the runner back every value it was given, whatever
+lines it holds, after what the file held.
 
 Environment: ARCHFIT_SOURCE.
 """
@@ -13,6 +15,8 @@ import shutil
 import subprocess
 import tempfile
 import unittest
+
+from runner import read_outputs
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 LIB = os.path.join(ROOT, "scripts", "action", "lib.sh")
@@ -84,6 +88,24 @@ class RequireInside(unittest.TestCase):
                     with open(self.output) as f:
                         self.assertIn("exit-code<<", f.read())
                     os.remove(self.output)
+
+
+class SetOutput(unittest.TestCase):
+    def test_the_runner_reads_back_every_value_of_one_call(self):
+        rng = random.Random(11)
+        hostile = PIECES + ["x<<EOF", "EOF", "archfit_", "a\nb<<c\nc", "\n", "k=v", "<<"]
+        with tempfile.TemporaryDirectory() as d:
+            output = os.path.join(d, "output")
+            env = dict(os.environ, GITHUB_OUTPUT=output)
+            for round_ in range(40):
+                with open(output, "w") as f:
+                    f.write("earlier=kept\n")
+                pairs = {f"name-{i}": "".join(rng.choice(hostile) for _ in range(rng.randint(0, 5)))
+                         for i in range(rng.randint(1, 8))}
+                args = [v for kv in pairs.items() for v in kv]
+                p = bash('set_output "$@"', *args, env=env)
+                self.assertEqual(p.returncode, 0, p.stderr)
+                self.assertEqual(read_outputs(output), {"earlier": "kept", **pairs}, round_)
 
 
 if __name__ == "__main__":
