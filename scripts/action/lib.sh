@@ -77,10 +77,62 @@ require_one_line() {
 # the working directory) and the runner's temporary directory.
 ROOTS=()
 
+# without_links DIR REST: no component of REST, a path below the directory
+# DIR ("" for /), is ".." or a symbolic link (lstat by `test -L`, no process).
+without_links() {
+  local dir=$1 rest=$2 part
+  while [[ -n $rest ]]; do
+    part=${rest%%/*}
+    if [[ $rest == */* ]]; then rest=${rest#*/}; else rest=""; fi
+    case $part in "" | .) continue ;; ..) return 1 ;; esac
+    dir+=/$part
+    [[ ! -L $dir ]] || return 1
+  done
+}
+
+# physical PATH: PATH is already what realpath makes of it: absolute, without
+# an empty, "." or ".." component, a final slash or a symbolic link.
+physical() {
+  [[ $1 == /?* && $1 != */ && $1 != *//* && $1 != */./* && $1 != */. ]] && without_links "" "${1#/}"
+}
+
+# inside_as_written PATH: PATH lies in a root as it is written: the roots (and,
+# before a relative PATH, the working directory) are physical, and after the
+# root no component of it is ".." or a link. False decides nothing: realpath
+# then does.
+inside_as_written() {
+  local path=$1 root
+  local -a roots=("${GITHUB_WORKSPACE:-$PWD}")
+  [[ -z ${RUNNER_TEMP:-} ]] || roots+=("$RUNNER_TEMP")
+  if [[ $path != /* ]]; then
+    physical "$PWD" || return 1
+    path=$PWD/$path
+  fi
+  for root in "${roots[@]}"; do
+    if [[ $path == "$root" || $path == "$root"/* ]]; then
+      physical "$root" && without_links "$root" "${path#"$root"}"
+      return
+    fi
+  done
+  return 1
+}
+
 # require_inside WHAT PATH [WHAT PATH]...: each PATH, with every link in it
-# followed, is inside a root; WHAT names the input in the message. One
-# realpath resolves them all (and the roots, the first time).
+# followed, is inside a root; WHAT names the input in the message. A PATH that
+# lies inside as written needs nothing more; one realpath resolves the others
+# (and the roots, the first time).
 require_inside() {
+  local -a unsure=()
+  local i
+  for ((i = 1; i < $#; i += 2)); do
+    local j=$((i + 1))
+    inside_as_written "${!j}" || unsure+=("${!i}" "${!j}")
+  done
+  ((${#unsure[@]} == 0)) || resolve_inside "${unsure[@]}"
+}
+
+# resolve_inside WHAT PATH [WHAT PATH]...: require_inside by realpath.
+resolve_inside() {
   local -a args=() real=()
   local i roots=0
   if ((${#ROOTS[@]} == 0)); then

@@ -3,7 +3,9 @@
 `parent` must say what dirname says for any path, `require_inside` must
 refuse every path that leads out of the workspace and the runner's temporary
 directory, whichever of several it is, while taking names no shell should
-trust (leading dashes, line breaks, globs, substitutions) as names, and
+trust (leading dashes, line breaks, globs, substitutions) as names, and agree
+with realpath on every path while starting it for none that lies inside as
+written, and
 `set_output` must give the runner back every value it was given, whatever
 lines it holds, after what the file held.
 
@@ -88,6 +90,54 @@ class RequireInside(unittest.TestCase):
                     with open(self.output) as f:
                         self.assertIn("exit-code<<", f.read())
                     os.remove(self.output)
+
+    def test_paths_inside_as_written_need_no_realpath_and_every_verdict_is_realpaths(self):
+        # Links inside the workspace: to a directory inside, out of it, up from it, dangling.
+        os.makedirs(os.path.join(self.workspace, "sub", "deep"))
+        open(os.path.join(self.workspace, "sub", "f"), "w").close()
+        os.symlink("sub", os.path.join(self.workspace, "in"))
+        os.symlink("..", os.path.join(self.workspace, "sub", "up"))
+        os.symlink("nowhere/x", os.path.join(self.workspace, "dangling"))
+        bin_dir = os.path.join(self.dir, "bin")
+        os.makedirs(bin_dir)
+        calls = os.path.join(self.dir, "realpath-calls")
+        with open(os.path.join(bin_dir, "realpath"), "w") as f:
+            f.write(f"#!/bin/sh\necho x >> '{calls}'\nexec {shutil.which('realpath')} \"$@\"\n")
+        os.chmod(os.path.join(bin_dir, "realpath"), 0o755)
+        env = dict(self.env, PATH=bin_dir + os.pathsep + os.environ["PATH"])
+        # Each path: require_inside's verdict, then realpath's alone (resolve_inside), each in a
+        # subshell (a refusal exits it), and the number of realpath calls the first one made.
+        script = ('for p; do : > "$CALLS"; (require_inside path "$p" >/dev/null) && a=1 || a=0; '
+                  'n=$(wc -l < "$CALLS"); (resolve_inside path "$p" >/dev/null) && b=1 || b=0; '
+                  'printf "%s %s %s\\0" "$a" "$b" "$n"; done')
+        plain = ["sub", "f", "x", "-y", "a b", "*", "$(touch pwned)", ".", ""]
+        anything = plain + ["in", "out", "up", "dangling", "..", "deep", "x\ny"]
+        rng = random.Random(5)
+        cases = []  # (path, inside as written)
+        for _ in range(400):
+            parts = [rng.choice(anything) for _ in range(rng.randint(1, 5))]
+            lead = rng.choice(["", "", self.workspace + "/", self.temp + "/", "/etc/", "/", "./"])
+            cases.append((lead + "/".join(parts), False))
+        for _ in range(100):
+            parts = [rng.choice(plain) for _ in range(rng.randint(1, 4))]
+            lead = rng.choice(["", self.workspace + "/", self.temp + "/", "./"])
+            path = lead + "/".join(parts)
+            # An empty first part with no lead makes the path absolute: /-y is not inside.
+            cases.append((path, not (lead == "" and path.startswith("/"))))
+        cases = [(p, plain) for p, plain in cases if p]
+        p = subprocess.run(["bash", "-c", f'source "$0"; {script}', LIB, *(c[0] for c in cases)],
+                           capture_output=True, env=dict(env, CALLS=calls), cwd=self.workspace)
+        verdicts = p.stdout.split(b"\0")[:-1]
+        self.assertEqual(len(verdicts), len(cases), p.stderr)
+        both = set()
+        for (path, as_written), verdict in zip(cases, verdicts):
+            ours, realpaths, calls_made = verdict.split()
+            both.add(realpaths)
+            self.assertEqual(ours, realpaths, repr(path))
+            if as_written:
+                self.assertEqual((ours, calls_made), (b"1", b"0"), repr(path))
+        self.assertEqual(both, {b"0", b"1"}, "the generated paths were all inside or all outside")
+        self.assertFalse(os.path.exists(os.path.join(self.workspace, "pwned")))
 
 
 class SetOutput(unittest.TestCase):
