@@ -102,13 +102,13 @@ physical() {
 # then does.
 inside_as_written() {
   local path=$1 root
-  local -a roots=("${GITHUB_WORKSPACE:-$PWD}")
-  [[ -z ${RUNNER_TEMP:-} ]] || roots+=("$RUNNER_TEMP")
+  local -a allowed=("${GITHUB_WORKSPACE:-$PWD}")
+  [[ -z ${RUNNER_TEMP:-} ]] || allowed+=("$RUNNER_TEMP")
   if [[ $path != /* ]]; then
     physical "$PWD" || return 1
     path=$PWD/$path
   fi
-  for root in "${roots[@]}"; do
+  for root in "${allowed[@]}"; do
     if [[ $path == "$root" || $path == "$root"/* ]]; then
       physical "$root" && without_links "$root" "${path#"$root"}"
       return
