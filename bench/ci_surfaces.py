@@ -11,7 +11,9 @@ step        the action's Run step alone (scripts/action/run, every report: SARIF
             4,000 workloads with its lock, against `archfit lint --format sarif` of the
             same stream: what the step adds to one lint (goal: at most 1.1x); and against
             `archfit lint` writing the same four reports itself: what the step's script
-            adds to archfit.
+            adds to archfit. Each side runs as the runner runs a `run:` step (its text in a
+            file, `bash --noprofile --norc -eo pipefail FILE`): the Run step's text from
+            action.yml, and the lint as a workflow's step would run it.
 pre-commit  `pre-commit run archfit-fix --all-files` in a git repository of 200
             manifests that need fixing (the hook environment installed beforehand),
             against `archfit fix --offline --quiet` of the same 200 files. Every round
@@ -22,6 +24,7 @@ Prints one line per measurement: name=<best seconds> ...
 """
 
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -31,7 +34,7 @@ import time
 ARCHFIT, ROOT, STATE, REPEAT = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 CORPUS = sys.argv[5] if len(sys.argv) > 5 and sys.argv[5] else ""
 sys.path.insert(0, os.path.join(ROOT, "tests", "e2e"))
-from runner import Runner  # noqa: E402
+from runner import STEP_SHELL, Runner, step_text  # noqa: E402
 
 os.makedirs(STATE, exist_ok=True)
 STORE = os.path.join(STATE, "cache-store")
@@ -56,18 +59,24 @@ def action_once(workspace, paths, offline):
     return written - start, end - start, built
 
 
-def direct_once(workspace, paths, every_report=False):
+def direct_once(workspace, paths, every_report=False, as_step=False):
     """archfit lint of the paths with the SARIF report alone, or with every report the Run step
-    asks for (SARIF, JSON, annotations, summary); seconds."""
+    asks for (SARIF, JSON, annotations, summary), started directly or as a workflow's `run:`
+    step; seconds."""
     out = tempfile.mkdtemp()
     reports = ["--format", "sarif", "--output", os.path.join(out, "out.sarif")]
     if every_report:
         reports = [f"--report={kind}={os.path.join(out, name)}" for kind, name in
                    (("sarif", "out.sarif"), ("json", "out.json"), ("github", "annotations"),
                     ("markdown", "summary.md"))]
+    argv = [ARCHFIT, "lint", "--offline", "--progress=never", *reports, "--", *paths]
+    if as_step:
+        step = os.path.join(out, "step.sh")
+        with open(step, "w") as f:
+            f.write(shlex.join(argv) + "\n")
+        argv = [*STEP_SHELL, step]
     start = time.monotonic()
-    subprocess.run([ARCHFIT, "lint", "--offline", "--progress=never", *reports, "--", *paths],
-                   cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, cwd=workspace, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - start
     shutil.rmtree(out)
     return seconds
@@ -92,16 +101,19 @@ def bench_action(name, workspace, paths):
 
 
 def step_once(workspace, stream):
-    """The Run step's script as the action runs it, lint mode; seconds."""
+    """The Run step as the runner runs it, lint mode; seconds."""
     temp = tempfile.mkdtemp(prefix="ci-step-")
+    step = os.path.join(temp, "step.sh")
+    with open(step, "w") as f:
+        f.write(step_text(ROOT, "run"))
     env = {k: v for k, v in os.environ.items() if not k.startswith(("INPUT_", "GITHUB_"))}
     env.update(ARCHFIT=ARCHFIT, ACTION_PATH=ROOT, LOCK_FOUND="true", RUNNER_TEMP=temp,
                GITHUB_OUTPUT=os.path.join(temp, "output"), GITHUB_WORKSPACE=workspace,
                GITHUB_STEP_SUMMARY=os.path.join(temp, "summary"), INPUT_PATHS=stream,
                INPUT_FAIL_ON="never")
     start = time.monotonic()
-    p = subprocess.run([os.path.join(ROOT, "scripts", "action", "run")], cwd=workspace, env=env,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    p = subprocess.run([*STEP_SHELL, step], cwd=workspace, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
     seconds = time.monotonic() - start
     if p.returncode != 0 or not os.path.getsize(os.path.join(temp, "archfit.sarif")):
         raise SystemExit(f"ci_surfaces: the Run step exited {p.returncode} or wrote no SARIF")
@@ -123,7 +135,8 @@ def bench_step():
                 step.append(step_once(workspace, "stream.yaml"))
             else:
                 (direct if side == "direct" else reports).append(
-                    direct_once(workspace, ["stream.yaml"], every_report=side == "reports"))
+                    direct_once(workspace, ["stream.yaml"], every_report=side == "reports",
+                                as_step=True))
     shutil.rmtree(workspace)
     print(f"step_stream={min(step):.3f} direct_stream={min(direct):.3f} "
           f"reports_stream={min(reports):.3f}")

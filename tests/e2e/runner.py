@@ -161,6 +161,18 @@ def read_outputs(path):
     return out
 
 
+# How the runner starts a `shell: bash` step: the step's text in a file, then this and the file.
+STEP_SHELL = ["bash", "--noprofile", "--norc", "-eo", "pipefail"]
+
+
+def step_text(action_path, step_id):
+    """The `run:` text of the composite action's step `step_id` (one without expressions)."""
+    action = yaml.safe_load(open(os.path.join(action_path, "action.yml"), encoding="utf-8"))
+    text = next(s["run"] for s in action["runs"]["steps"] if s.get("id") == step_id)
+    assert "${{" not in text, f"step {step_id} has expressions; run it with Runner"
+    return text
+
+
 class Runner:
     """One machine: a workspace, a temp directory, a tool cache and an actions/cache store."""
 
@@ -344,7 +356,7 @@ class Runner:
             wd = self.evaluate(wd, context)
             cwd = wd if os.path.isabs(wd) else os.path.join(self.workspace, wd)
         self.ran.append(name)
-        proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", script],
+        proc = subprocess.run([*STEP_SHELL, script],
                               cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True)
         self.stdout += proc.stdout

@@ -18,7 +18,7 @@ import unittest
 
 import yaml
 
-from runner import Runner
+from runner import STEP_SHELL, Runner, step_text
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from served_release import ServedRelease  # noqa: E402
@@ -270,7 +270,7 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(again.status, "success")
 
     def run_step(self, crash=False, stale=False, loader_fails=False, archfit=None, **inputs):
-        """The Run step's script alone, with ARCHFIT a wrapper that logs each call (and with
+        """The Run step alone, as the runner runs it, with ARCHFIT a wrapper that logs each call (and with
         `crash`, dies of SIGSEGV but for `version`; with `loader_fails`, exits 127 the first time
         as the dynamic loader does when a shared library is missing); with `stale`, an earlier
         step's annotations lie where this step's go; `archfit` replaces the wrapper:
@@ -300,8 +300,11 @@ class ActionTest(unittest.TestCase):
                    GITHUB_WORKSPACE=self.workspace)
         for k, v in inputs.items():
             env["INPUT_" + k.upper().replace("-", "_")] = v
-        proc = subprocess.run([os.path.join(ROOT, "scripts", "action", "run")], cwd=self.workspace,
-                              env=env, capture_output=True, text=True)
+        step = os.path.join(tmp, "step.sh")
+        with open(step, "w") as f:
+            f.write(step_text(ROOT, "run"))
+        proc = subprocess.run([*STEP_SHELL, step], cwd=self.workspace, env=env,
+                              capture_output=True, text=True)
         calls = open(log).read().split() if os.path.exists(log) else []
         outputs = open(env["GITHUB_OUTPUT"]).read() if os.path.exists(env["GITHUB_OUTPUT"]) else ""
         summary = open(env["GITHUB_STEP_SUMMARY"]).read() if os.path.exists(env["GITHUB_STEP_SUMMARY"]) else ""
