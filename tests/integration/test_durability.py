@@ -28,13 +28,14 @@ class WhatWaitsForTheDisk(ArchfitCase):
         harness.require_tool("strace")
         self.work = os.path.join(self.tmp, "work")
         shutil.copytree(EXAMPLES, self.work)
-        self.manifests = sorted(n for n in os.listdir(self.work) if n.endswith(".yaml"))
+        self.manifests = sorted(n for n in os.listdir(self.work)
+                                if n.endswith(".yaml") and not n.startswith("."))
 
     def traced(self, args):
         """The run, and the calls it made that wait for the disk."""
         log = os.path.join(self.tmp, "syncs.log")
         run = self.archfit(["--offline", "--lock", os.path.join(self.work, "archfit.lock"),
-                            "--config", "/dev/null", *args],
+                            "--config", "/dev/null", *args], env=harness.unsanitized_leaks(),
                            under=["strace", "-f", "-qq", "-e", SYNCS, "-e", "signal=none",
                                   "-o", log])
         with open(log) as f:

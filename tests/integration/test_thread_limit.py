@@ -19,6 +19,7 @@ import unittest
 
 from lib import fake_registry as fr
 from lib.archfit_case import ArchfitCase
+from lib.harness import unsanitized_leaks
 
 # A user and group no process on the machine runs as.
 OWN_ID = 61111
@@ -96,13 +97,6 @@ except RuntimeError:
     pass
 print(started)
 """
-
-
-def unsanitized_leaks():
-    """The environment for archfit under a limit: a sanitizer's leak check
-    runs on a thread of its own at exit, which the limit refuses."""
-    options = os.environ.get("ASAN_OPTIONS", "")
-    return {"ASAN_OPTIONS": (options + ":" if options else "") + "detect_leaks=0"}
 
 
 class StreamCase(ArchfitCase):

@@ -125,6 +125,14 @@ class Run:
                 f"\n  stdout: {self.stdout[:2000]}\n  stderr: {self.stderr[:2000]}")
 
 
+def unsanitized_leaks():
+    """The environment for archfit where a sanitizer's leak check cannot run: it
+    starts a thread of its own at exit (which a limit on processes refuses) and
+    does not work under ptrace (strace)."""
+    options = os.environ.get("ASAN_OPTIONS", "")
+    return {"ASAN_OPTIONS": (options + ":" if options else "") + "detect_leaks=0"}
+
+
 def run_archfit(args, env=None, timeout=60, cwd=None, input=None, preexec_fn=None, under=()):
     """Runs archfit as a user would; a hang is a test failure, not a stuck suite.
     `input` is its standard input (text); `preexec_fn` runs in the child
