@@ -2,6 +2,7 @@
 // invalid-document and unreadable-file): a broken document inserted anywhere
 // changes nothing, byte for byte, in what lint and fix do to the other
 // documents; a file that cannot be read changes nothing in the other files.
+#include <algorithm>
 #include <random>
 #include <string>
 #include <tuple>
@@ -123,6 +124,21 @@ std::string join(const std::vector<std::string>& docs) {
   return out;
 }
 
+// Each broken document of the stream `with` (broken_at[i]) is reported by
+// lint, as itself.
+void expect_each_reported(const std::vector<std::string>& with,
+                          const std::vector<bool>& broken_at) {
+  Engine e;
+  e.run({Input::in_memory("a.yaml", join(with))}, Task::Lint);
+  for (std::size_t i = 0; i < with.size(); ++i) {
+    if (!broken_at[i]) continue;
+    EXPECT_TRUE(std::any_of(e.findings.begin(), e.findings.end(),
+                            [&](const findings::Finding& f) { return f.document == i; }))
+        << "document " << i << " has no finding:\n"
+        << with[i];
+  }
+}
+
 TEST(FaultIsolationLaw, ABrokenDocumentChangesNothingInTheOthers) {
   std::mt19937 rng(20261126);
   for (int round = 0; round < 160; ++round) {
@@ -150,6 +166,87 @@ TEST(FaultIsolationLaw, ABrokenDocumentChangesNothingInTheOthers) {
                std::get<4>(f) == "Deployment/x";  // the broken templates' findings
       });
       EXPECT_EQ(dirty.findings, clean.findings) << join(with);
+    }
+    std::vector<bool> broken_at(with.size(), false);
+    broken_at[at] = true;
+    expect_each_reported(with, broken_at);
+  }
+}
+
+// The same over streams long enough that each thread takes documents a
+// chunk at a time and parses them ahead of their analysis (docs/
+// performance.md): several broken documents, next to each other or not,
+// anywhere among up to 300 good ones, each a fault of its own.
+TEST(FaultIsolationLaw, BrokenDocumentsAmongManyChangeNothingInTheOthers) {
+  std::mt19937 rng(20261128);
+  for (int round = 0; round < 24; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    std::vector<std::string> docs;
+    const int count = 40 + static_cast<int>(rng() % 260);
+    for (int i = 0; i < count; ++i)
+      docs.push_back(good_document(rng, i));
+    std::vector<std::string> with = docs;
+    std::vector<bool> broken_at(docs.size(), false);
+    const int broken = 1 + static_cast<int>(rng() % 8);
+    for (int b = 0; b < broken; ++b) {
+      const std::size_t at = rng() % (with.size() + 1);
+      with.insert(with.begin() + static_cast<std::ptrdiff_t>(at),
+                  broken_documents()[rng() % broken_documents().size()]);
+      broken_at.insert(broken_at.begin() + static_cast<std::ptrdiff_t>(at), true);
+    }
+    for (Task task : {Task::Lint, Task::Fix}) {
+      Outcome clean = run_on({Input::in_memory("a.yaml", join(docs))}, task);
+      Outcome dirty = run_on({Input::in_memory("a.yaml", join(with))}, task);
+      ASSERT_EQ(dirty.documents.size(), with.size());
+      std::vector<std::string> others;
+      for (std::size_t i = 0; i < with.size(); ++i) {
+        if (broken_at[i]) {
+          EXPECT_EQ(dirty.documents[i], "a.yaml: ---\n" + with[i]) << "document " << i;
+        } else {
+          others.push_back(dirty.documents[i]);
+        }
+      }
+      EXPECT_EQ(others, clean.documents);
+      std::erase_if(dirty.findings, [&](const auto& f) {
+        return std::get<1>(f) == "invalid-document" || std::get<4>(f) == "Deployment/x";
+      });
+      EXPECT_EQ(dirty.findings, clean.findings);
+    }
+    expect_each_reported(with, broken_at);
+  }
+}
+
+// A file that stops at a document that cannot be read, anywhere in a long
+// stream, is given back as it is and reports what the documents before that
+// one report on their own.
+TEST(FaultIsolationLaw, AFileStopsWhereItCannotBeReadAndNoEarlier) {
+  std::mt19937 rng(11);
+  const std::vector<std::string> unreadable = {"a: [1\n", "x: \"open\n", "a:\n\tb: 1\n"};
+  for (int round = 0; round < 12; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    std::vector<std::string> docs;
+    const int count = 40 + static_cast<int>(rng() % 260);
+    for (int i = 0; i < count; ++i)
+      docs.push_back(good_document(rng, i));
+    const std::size_t at = rng() % docs.size();
+    std::vector<std::string> with = docs;
+    with.insert(with.begin() + static_cast<std::ptrdiff_t>(at),
+                unreadable[rng() % unreadable.size()]);
+    const std::vector<std::string> before(docs.begin(),
+                                          docs.begin() + static_cast<std::ptrdiff_t>(at));
+    for (Task task : {Task::Lint, Task::Fix}) {
+      Engine e;
+      RunResult r = e.run({Input::in_memory("a.yaml", join(with))}, task);
+      ASSERT_EQ(r.files.size(), 1u);
+      EXPECT_TRUE(r.files[0].stopped);
+      EXPECT_EQ(r.files[0].output(), join(with));
+      ASSERT_NE(e.find("unreadable-file"), nullptr);
+      EXPECT_EQ(e.find("unreadable-file")->document, at);
+      Outcome dirty = run_on({Input::in_memory("a.yaml", join(with))}, task);
+      Outcome prefix = run_on({Input::in_memory("a.yaml", join(before))}, task);
+      std::erase_if(dirty.findings,
+                    [](const auto& f) { return std::get<1>(f) == "unreadable-file"; });
+      EXPECT_EQ(dirty.findings, prefix.findings);
     }
   }
 }
