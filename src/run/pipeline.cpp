@@ -83,7 +83,7 @@ constexpr std::size_t kWindowBytes = std::size_t{256} << 10;
 // The most documents a thread takes from a window at once. It parses them
 // all, then analyses them one by one: libyaml's code and the analysis's each
 // stay in the processor's caches across a run of documents, rather than
-// pushing each other out at every document (fix of the bench stream about 5%
+// pushing each other out at every document (fix of the bench stream about 4%
 // faster than a document at a time; docs/performance.md). A thread takes a
 // share of what is left, (left / (2 x threads)) clamped to [1, kChunk], so
 // that the last documents of a window are still shared out one by one.
