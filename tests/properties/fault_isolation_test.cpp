@@ -173,6 +173,16 @@ TEST(FaultIsolationLaw, ABrokenDocumentChangesNothingInTheOthers) {
   }
 }
 
+// Between 40 and 299 good documents: enough that the threads take them a
+// run at a time.
+std::vector<std::string> many_good_documents(std::mt19937& rng) {
+  std::vector<std::string> docs;
+  const int count = 40 + static_cast<int>(rng() % 260);
+  for (int i = 0; i < count; ++i)
+    docs.push_back(good_document(rng, i));
+  return docs;
+}
+
 // The same over streams long enough that each thread takes documents a
 // chunk at a time and parses them ahead of their analysis (docs/
 // performance.md): several broken documents, next to each other or not,
@@ -181,10 +191,7 @@ TEST(FaultIsolationLaw, BrokenDocumentsAmongManyChangeNothingInTheOthers) {
   std::mt19937 rng(20261128);
   for (int round = 0; round < 24; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
-    std::vector<std::string> docs;
-    const int count = 40 + static_cast<int>(rng() % 260);
-    for (int i = 0; i < count; ++i)
-      docs.push_back(good_document(rng, i));
+    const std::vector<std::string> docs = many_good_documents(rng);
     std::vector<std::string> with = docs;
     std::vector<bool> broken_at(docs.size(), false);
     const int broken = 1 + static_cast<int>(rng() % 8);
@@ -224,10 +231,7 @@ TEST(FaultIsolationLaw, AFileStopsWhereItCannotBeReadAndNoEarlier) {
   const std::vector<std::string> unreadable = {"a: [1\n", "x: \"open\n", "a:\n\tb: 1\n"};
   for (int round = 0; round < 12; ++round) {
     SCOPED_TRACE("round " + std::to_string(round));
-    std::vector<std::string> docs;
-    const int count = 40 + static_cast<int>(rng() % 260);
-    for (int i = 0; i < count; ++i)
-      docs.push_back(good_document(rng, i));
+    const std::vector<std::string> docs = many_good_documents(rng);
     const std::size_t at = rng() % docs.size();
     std::vector<std::string> with = docs;
     with.insert(with.begin() + static_cast<std::ptrdiff_t>(at),
