@@ -448,6 +448,8 @@ class Grafter {
     g.children_.assign(base_.children_.begin(), base_.children_.end());
     g.arena_ = base_.arena_;
     g.props_ = base_.props_;
+    // A new tree: its large mappings are indexed again when asked for.
+    if (base_.key_indexes_) g.note_mapping(Tree::kScannedKeys + 1);
     for (NodeId id = 0; id < g.nodes_.size(); ++id) {
       if (!replaced(id) && !move(g.nodes_[id])) return std::nullopt;
     }
@@ -561,6 +563,7 @@ class Grafter {
     n.first_child = run;
     n.child_count = static_cast<std::uint32_t>(g.children_.size()) - run;
     if (mapping && has_duplicate_keys(g, n)) return false;
+    if (mapping) g.note_mapping(n.child_count / 2);
     if (first_piece != nullptr && !old.has_props) {
       const Node& root = first_piece->tree->node(0);
       // Its parent must not start where it does, or that start moves too.

@@ -3,6 +3,8 @@
 #include <archfit/base/error.hpp>
 #include <archfit/yaml/node.hpp>
 
+#include "yaml/key_indexes.hpp"
+
 namespace archfit::yaml {
 
 std::string_view NodeRef::tag() const {
@@ -15,6 +17,8 @@ std::string_view NodeRef::anchor() const {
 std::size_t NodeRef::find(std::string_view wanted) const {
   if (!is_mapping()) return npos;
   const Node& n = node();
+  if (n.child_count / 2 > Tree::kScannedKeys && tree_->key_indexes() != nullptr)
+    return find_written(*this, wanted);
   std::size_t found = npos;
   for (std::uint32_t i = 0; i < n.child_count; i += 2) {
     NodeRef k = NodeRef(tree_, tree_->child(n.first_child + i)).resolved();
@@ -60,9 +64,23 @@ namespace {
 // (`&a {<<: *a}`) from recursing for ever.
 constexpr int kMaxMergeDepth = 64;
 
+// The value under `key` in merge key i's sources, the first that has it.
+NodeRef in_merge_sources(NodeRef mapping, std::size_t i, std::string_view key, int depth);
+
 NodeRef lookup_at(NodeRef mapping, std::string_view key, NodeRef* merged_by, int depth) {
   mapping = mapping.resolved();
   if (depth > kMaxMergeDepth || !mapping.is_mapping()) return {};
+  if (mapping.size() > Tree::kScannedKeys && mapping.tree()->key_indexes() != nullptr) {
+    if (std::size_t own = find_written(mapping, key); own != NodeRef::npos)
+      return mapping.value(own);
+    for (std::size_t i : mapping.tree()->key_indexes()->written(mapping).merges) {
+      if (NodeRef found = in_merge_sources(mapping, i, key, depth)) {
+        if (merged_by != nullptr) *merged_by = mapping.key(i);
+        return found;
+      }
+    }
+    return {};
+  }
   // One pass: the mapping's own entry (the last one, as get() reads it), and
   // where its merge keys are, for when it has none.
   std::size_t own = NodeRef::npos;
@@ -81,15 +99,20 @@ NodeRef lookup_at(NodeRef mapping, std::string_view key, NodeRef* merged_by, int
   if (first_merge == NodeRef::npos) return {};
   for (std::size_t i = first_merge; i < mapping.size(); ++i) {
     if (!is_merge_key(mapping.key(i))) continue;
-    NodeRef sources = mapping.value(i).resolved();
-    std::size_t n = sources.is_sequence() ? sources.size() : 1;
-    for (std::size_t j = 0; j < n; ++j) {
-      NodeRef source = sources.is_sequence() ? sources.item(j) : sources;
-      if (NodeRef found = lookup_at(source, key, nullptr, depth + 1)) {
-        if (merged_by != nullptr) *merged_by = mapping.key(i);
-        return found;
-      }
+    if (NodeRef found = in_merge_sources(mapping, i, key, depth)) {
+      if (merged_by != nullptr) *merged_by = mapping.key(i);
+      return found;
     }
+  }
+  return {};
+}
+
+NodeRef in_merge_sources(NodeRef mapping, std::size_t i, std::string_view key, int depth) {
+  NodeRef sources = mapping.value(i).resolved();
+  std::size_t n = sources.is_sequence() ? sources.size() : 1;
+  for (std::size_t j = 0; j < n; ++j) {
+    NodeRef source = sources.is_sequence() ? sources.item(j) : sources;
+    if (NodeRef found = lookup_at(source, key, nullptr, depth + 1)) return found;
   }
   return {};
 }

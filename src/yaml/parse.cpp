@@ -250,7 +250,10 @@ class TreeBuilder {
       // blank lines and comments; end it at its last child instead.
       n.span.end = tree_.nodes_[tree_.children_.back()].span.end;
     }
-    if (n.kind == Kind::Mapping && limits_.reject_duplicate_keys) reject_duplicate_keys(n);
+    if (n.kind == Kind::Mapping) {
+      tree_.note_mapping(n.child_count / 2);
+      if (limits_.reject_duplicate_keys) reject_duplicate_keys(n);
+    }
   }
 
   // Kubernetes decodes strictly: a key given twice in one mapping is an

@@ -10,6 +10,8 @@
 
 #include <archfit/yaml/node.hpp>
 
+#include "yaml/key_indexes.hpp"
+
 namespace archfit::yaml {
 
 namespace {
@@ -63,6 +65,14 @@ thread_local Spares<Node> spare_nodes;
 thread_local Spares<NodeId> spare_children;
 
 }  // namespace
+
+Tree::Tree() = default;
+Tree::Tree(Tree&&) noexcept = default;
+Tree& Tree::operator=(Tree&&) noexcept = default;
+
+void Tree::note_mapping(std::uint32_t entries) {
+  if (entries > kScannedKeys && !key_indexes_) key_indexes_ = std::make_unique<KeyIndexes>();
+}
 
 Tree::~Tree() {
   if (spares_gone) return;

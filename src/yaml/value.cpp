@@ -9,6 +9,8 @@
 #include <archfit/yaml/scalar.hpp>
 #include <archfit/yaml/value.hpp>
 
+#include "yaml/key_indexes.hpp"
+
 namespace archfit::yaml {
 
 Value Value::null_written(std::string text) {
@@ -53,32 +55,105 @@ Value Value::mapping(Mapping entries) {
   return v;
 }
 
+Mapping::Mapping(const Mapping& other) : entries_(other.entries_) {
+  if (other.index_) index_ = std::make_unique<KeyIndex>(*other.index_);
+}
+
+Mapping& Mapping::operator=(const Mapping& other) {
+  if (this != &other) {
+    entries_ = other.entries_;
+    index_ = other.index_ ? std::make_unique<KeyIndex>(*other.index_) : nullptr;
+  }
+  return *this;
+}
+
+Mapping::~Mapping() = default;
+
+std::size_t Mapping::index_of(std::string_view key) const {
+  if (index_) {
+    std::uint32_t at =
+        index_->find(key, [this](std::uint32_t i) { return std::string_view(entries_[i].first); });
+    return at == KeyIndex::npos ? npos : at;
+  }
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].first == key) return i;
+  }
+  return npos;
+}
+
+void Mapping::index_from(std::size_t first) {
+  if (entries_.size() <= kScanned) {
+    index_.reset();
+    return;
+  }
+  if (!index_) {
+    index_ = std::make_unique<KeyIndex>();
+    first = 0;
+  }
+  for (std::size_t i = first; i < entries_.size(); ++i) {
+    index_->put(entries_[i].first, static_cast<std::uint32_t>(i),
+                [this](std::uint32_t j) { return std::string_view(entries_[j].first); });
+  }
+}
+
+Mapping::Entry& Mapping::emplace_back(std::string key, Value value) {
+  entries_.emplace_back(std::move(key), std::move(value));
+  index_from(entries_.size() - 1);
+  return entries_.back();
+}
+
+void Mapping::insert(std::size_t at, Entry entry) {
+  if (at >= entries_.size()) {
+    push_back(std::move(entry));
+    return;
+  }
+  entries_.insert(entries_.begin() + static_cast<std::ptrdiff_t>(at), std::move(entry));
+  // The places after it moved.
+  if (index_) index_->clear();
+  index_from(0);
+}
+
+void Mapping::erase(std::size_t at) {
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(at));
+  if (index_) index_->clear();
+  index_from(0);
+}
+
+void Mapping::clear() {
+  entries_.clear();
+  index_.reset();
+}
+
 const Value* Value::find(std::string_view key) const {
   if (!is_mapping()) return nullptr;
-  for (const Entry& e : entries()) {
-    if (e.first == key) return &e.second;
-  }
-  return nullptr;
+  const Mapping& m = entries();
+  std::size_t i = m.index_of(key);
+  return i == Mapping::npos ? nullptr : &m[i].second;
 }
 
 Value* Value::find(std::string_view key) {
-  return const_cast<Value*>(static_cast<const Value*>(this)->find(key));
+  if (!is_mapping()) return nullptr;
+  Mapping& m = entries();
+  std::size_t i = m.index_of(key);
+  return i == Mapping::npos ? nullptr : &m.value_at(i);
 }
 
 Value& Value::set(std::string key, Value value) {
-  if (Value* existing = find(key)) {
-    *existing = std::move(value);
-    return *existing;
+  Mapping& m = entries();
+  std::size_t i = m.index_of(key);
+  if (i != Mapping::npos) {
+    m.value_at(i) = std::move(value);
+    return m.value_at(i);
   }
-  return entries().emplace_back(std::move(key), std::move(value)).second;
+  return m.emplace_back(std::move(key), std::move(value)).second;
 }
 
 bool Value::erase(std::string_view key) {
   if (!is_mapping()) return false;
   Mapping& m = entries();
-  auto it = std::find_if(m.begin(), m.end(), [key](const Entry& e) { return e.first == key; });
-  if (it == m.end()) return false;
-  m.erase(it);
+  std::size_t i = m.index_of(key);
+  if (i == Mapping::npos) return false;
+  m.erase(i);
   return true;
 }
 
@@ -330,6 +405,12 @@ std::string key_text(NodeRef key) {
 std::size_t find_key(NodeRef mapping, std::string_view key) {
   mapping = mapping.resolved();
   if (!mapping.is_mapping()) return NodeRef::npos;
+  if (mapping.size() > Tree::kScannedKeys && mapping.tree()->key_indexes() != nullptr) {
+    const Tree::KeyIndexes::AsData& index =
+        mapping.tree()->key_indexes()->as_data(mapping, [](NodeRef k) { return key_text(k); });
+    std::uint32_t at = index.keys.find(key, [&index](std::uint32_t i) { return index.text[i]; });
+    return at == KeyIndex::npos ? NodeRef::npos : at;
+  }
   std::size_t found = NodeRef::npos;
   for (std::size_t i = 0; i < mapping.size(); ++i) {
     NodeRef k = mapping.key(i).resolved();

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -113,11 +114,11 @@ class NodeRef {
 // has handles out (keep it in place or behind a unique_ptr).
 class Tree {
  public:
-  Tree() = default;
+  Tree();
   Tree(const Tree&) = delete;
   Tree& operator=(const Tree&) = delete;
-  Tree(Tree&&) = default;
-  Tree& operator=(Tree&&) = default;
+  Tree(Tree&&) noexcept;
+  Tree& operator=(Tree&&) noexcept;
   // Gives its node and child arrays to the next trees this thread builds
   // (a run builds two for every edited document: see tree_storage.cpp).
   ~Tree();
@@ -134,9 +135,19 @@ class Tree {
   std::string_view tag_of(NodeId id) const;
   std::string_view anchor_of(NodeId id) const;
 
+  // Mappings with more keys than this are looked up through an index of
+  // their keys (key_indexes.cpp), made the first time one is asked for.
+  static constexpr std::uint32_t kScannedKeys = 16;
+  // The indexes of a tree's large mappings; exists when it has any.
+  class KeyIndexes;
+  KeyIndexes* key_indexes() const { return key_indexes_.get(); }
+
  private:
   friend class TreeBuilder;
   friend class Grafter;
+
+  // Makes the holder of key indexes when a mapping of `entries` needs one.
+  void note_mapping(std::uint32_t entries);
 
   // Empty arrays with room for at least `nodes` nodes and `children` child
   // ids, spare ones of this thread's when it has them.
@@ -154,6 +165,7 @@ class Tree {
   std::vector<NodeId> children_;
   std::string arena_;         // scalar values that differ from their source text
   std::vector<Props> props_;  // sorted by node id
+  std::unique_ptr<KeyIndexes> key_indexes_;
 };
 
 // NodeRef's and Tree's accessors that every walk over a tree calls, inline.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,17 +12,65 @@
 #include <variant>
 #include <vector>
 
+#include <archfit/base/key_index.hpp>
 #include <archfit/yaml/node.hpp>
 #include <archfit/yaml/parse.hpp>
 
 namespace archfit::yaml {
 
+class Value;
+
+// A mapping's entries in document order, keys unique. A mapping of more than
+// a few entries is looked up through a KeyIndex, so that finding, setting or
+// comparing keys costs the same whatever their number (a template with
+// 50,000 annotations is read, planned and proved in linear time).
+class Mapping {
+ public:
+  using Entry = std::pair<std::string, Value>;
+  using const_iterator = std::vector<Entry>::const_iterator;
+  static constexpr std::size_t npos = static_cast<std::size_t>(-1);
+
+  Mapping() = default;
+  Mapping(const Mapping& other);
+  Mapping& operator=(const Mapping& other);
+  Mapping(Mapping&&) noexcept = default;
+  Mapping& operator=(Mapping&&) noexcept = default;
+  ~Mapping();
+
+  std::size_t size() const;
+  bool empty() const;
+  const Entry& operator[](std::size_t i) const;
+  const_iterator begin() const;
+  const_iterator end() const;
+
+  // The place of `key`, or npos.
+  std::size_t index_of(std::string_view key) const;
+  // The value at place i, to change (its key stays).
+  Value& value_at(std::size_t i);
+
+  // Adds an entry at the end; its key must not be there yet.
+  Entry& emplace_back(std::string key, Value value);
+  Entry& push_back(Entry entry);
+  // Adds an entry before place `at` (size(): at the end); its key must not be there yet.
+  void insert(std::size_t at, Entry entry);
+  void erase(std::size_t at);
+  void clear();
+
+ private:
+  // Mappings up to this size are scanned: as fast as a lookup, and no index.
+  static constexpr std::size_t kScanned = 16;
+  void index_from(std::size_t first);
+
+  std::vector<Entry> entries_;
+  std::unique_ptr<KeyIndex> index_;  // once more than kScanned entries
+};
+
 class Value {
  public:
   enum class Type : std::uint8_t { Null, Bool, Int, Float, String, Sequence, Mapping };
   using Sequence = std::vector<Value>;
-  using Entry = std::pair<std::string, Value>;
-  using Mapping = std::vector<Entry>;  // in document order; keys are unique
+  using Entry = yaml::Mapping::Entry;
+  using Mapping = yaml::Mapping;
 
   Value() = default;  // null
   // A null as the document writes it ("~", "null", or "" for an empty
@@ -67,6 +116,28 @@ class Value {
   };
   std::variant<Null, bool, std::int64_t, double, std::string, Sequence, Mapping> data_;
 };
+
+inline std::size_t Mapping::size() const {
+  return entries_.size();
+}
+inline bool Mapping::empty() const {
+  return entries_.empty();
+}
+inline const Mapping::Entry& Mapping::operator[](std::size_t i) const {
+  return entries_[i];
+}
+inline Mapping::const_iterator Mapping::begin() const {
+  return entries_.begin();
+}
+inline Mapping::const_iterator Mapping::end() const {
+  return entries_.end();
+}
+inline Value& Mapping::value_at(std::size_t i) {
+  return entries_[i].second;
+}
+inline Mapping::Entry& Mapping::push_back(Entry entry) {
+  return emplace_back(std::move(entry.first), std::move(entry.second));
+}
 
 // The data a node stands for, as Kubernetes reads it: aliases expanded, merge
 // keys (`<<`) applied, keys turned into strings. Throws Error(Input) when
