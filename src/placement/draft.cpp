@@ -30,15 +30,17 @@ bool is_shared(const Path& p) {
          is({"spec", "affinity", "nodeAffinity", kPreferredKey});
 }
 
-bool is_prefix(const Path& prefix, const Path& p) {
-  return prefix.size() <= p.size() && std::equal(prefix.begin(), prefix.end(), p.begin());
-}
-
 }  // namespace
 
 bool Draft::inside_root(const Path& path) const {
-  return std::any_of(roots_.begin(), roots_.end(),
-                     [&path](const Path& root) { return is_prefix(root, path); });
+  if (roots_.empty()) return false;
+  Path prefix;
+  prefix.reserve(path.size());
+  for (const PathStep& step : path) {
+    prefix.push_back(step);
+    if (roots_.contains(prefix)) return true;
+  }
+  return false;
 }
 
 void Draft::note_new(const Path& path) {
@@ -46,7 +48,7 @@ void Draft::note_new(const Path& path) {
   if (is_shared(path)) {
     created_.push_back(path);
   } else {
-    roots_.push_back(path);
+    roots_.insert(path);
   }
 }
 

@@ -5,6 +5,7 @@
 // user's.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,14 @@ class Draft {
 
   yaml::Value view_;
   std::vector<Path> created_;  // shared containers made: listed with '+'
-  std::vector<Path> roots_;    // values written whole: listed with their hash
-  Ownership record_;           // what was taken out or filled in
+  // Values written whole, listed with their hash; a set, so that a template
+  // given thousands of them (one per nodeSelectorTerm) finds whether a path
+  // lies inside one by its prefixes, not by a scan.
+  struct PathLess {
+    bool operator()(const Path& a, const Path& b) const { return path_less(a, b); }
+  };
+  std::set<Path, PathLess> roots_;
+  Ownership record_;  // what was taken out or filled in
 };
 
 }  // namespace archfit::placement::detail

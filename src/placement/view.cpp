@@ -73,7 +73,7 @@ void put_back(Value& view, const OwnedEntry& e, Undone& out) {
     out.positions.emplace_back(last.key, e.position);
     at = entries.size();
   }
-  entries.insert(entries.begin() + static_cast<std::ptrdiff_t>(at), {last.key, e.value});
+  entries.insert(at, {last.key, e.value});
 }
 
 }  // namespace
