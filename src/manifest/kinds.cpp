@@ -1,4 +1,3 @@
-#include <algorithm>
 #include <utility>
 
 #include <archfit/manifest/kinds.hpp>
@@ -8,7 +7,7 @@ namespace archfit::manifest {
 KindTable KindTable::defaults() {
   KindTable table;
   auto add = [&table](const char* api_version, const char* kind, const char* path) {
-    table.rules_.push_back(KindRule{api_version, kind, path});
+    table.add(KindRule{api_version, kind, path});
   };
   add("v1", "Pod", "");
   add("v1", "ReplicationController", "spec.template");
@@ -31,35 +30,48 @@ KindTable KindTable::defaults() {
   return table;
 }
 
+std::string KindTable::key_of(std::string_view kind, std::string_view api_version) {
+  // A kind holds no NUL: the key is unambiguous.
+  std::string key;
+  key.reserve(kind.size() + 1 + api_version.size());
+  key.append(kind).push_back('\0');
+  key.append(api_version);
+  return key;
+}
+
 void KindTable::add(KindRule rule) {
   // A later rule for the same apiVersion and kind replaces the earlier one.
-  std::erase_if(rules_, [&rule](const KindRule& r) {
-    return r.kind == rule.kind && r.api_version == rule.api_version;
-  });
-  rules_.push_back(std::move(rule));
+  std::string key = key_of(rule.kind, rule.api_version);
+  rules_.insert_or_assign(std::move(key), Added{std::move(rule), ++added_});
 }
 
 void KindTable::exclude(std::string_view kind) {
-  std::erase_if(rules_, [kind](const KindRule& r) { return r.kind == kind; });
+  excluded_.insert_or_assign(std::string(kind), added_);
 }
 
-namespace {
-bool api_version_matches(std::string_view pattern, std::string_view api_version) {
-  if (pattern.empty() || pattern == api_version) return true;
-  if (pattern.size() >= 2 && pattern.substr(pattern.size() - 2) == "/*") {
-    std::string_view group = pattern.substr(0, pattern.size() - 1);  // keeps the '/'
-    return api_version.substr(0, group.size()) == group;
-  }
-  return false;
+const KindTable::Added* KindTable::at(std::string_view kind, std::string_view api_version) const {
+  auto it = rules_.find(key_of(kind, api_version));
+  if (it == rules_.end()) return nullptr;
+  auto gone = excluded_.find(kind);
+  if (gone != excluded_.end() && it->second.order <= gone->second) return nullptr;
+  return &it->second;
 }
-}  // namespace
 
 const KindRule* KindTable::find(std::string_view api_version, std::string_view kind) const {
-  // Later rules (config extras) win over the defaults.
-  for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
-    if (it->kind == kind && api_version_matches(it->api_version, api_version)) return &*it;
+  // The patterns that match: the apiVersion itself, "" and, for each '/' in
+  // it, what comes before with "/*" ("apps/*" for "apps/v1").
+  const Added* best = at(kind, api_version);
+  auto consider = [&best](const Added* a) {
+    if (a != nullptr && (best == nullptr || a->order > best->order)) best = a;
+  };
+  if (!api_version.empty()) consider(at(kind, ""));
+  std::string pattern;
+  for (std::size_t slash = api_version.find('/'); slash != std::string_view::npos;
+       slash = api_version.find('/', slash + 1)) {
+    pattern.assign(api_version.substr(0, slash + 1)).push_back('*');
+    consider(at(kind, pattern));
   }
-  return nullptr;
+  return best == nullptr ? nullptr : &best->rule;
 }
 
 }  // namespace archfit::manifest
