@@ -2,9 +2,11 @@
 #include <map>
 #include <optional>
 #include <system_error>
+#include <unordered_set>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
+#include <archfit/base/key_index.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/yaml/stream.hpp>
 
@@ -126,15 +128,13 @@ void add_directory(const fs::path& dir, const std::string& shown, const InputOpt
 
 // Drops files that are the same file as one before them.
 void read_each_once(std::vector<InputFile>& files) {
-  std::vector<fs::path> seen;
+  std::unordered_set<std::string, KeyedHash, std::equal_to<>> seen;
   std::erase_if(files, [&seen](const InputFile& f) {
     if (f.is_stdin) return false;
     std::error_code ec;
     fs::path real = fs::canonical(f.path, ec);
     if (ec) return false;
-    if (std::find(seen.begin(), seen.end(), real) != seen.end()) return true;
-    seen.push_back(std::move(real));
-    return false;
+    return !seen.insert(real.native()).second;
   });
 }
 
