@@ -1,0 +1,91 @@
+"""The scaling table: every input dimension archfit reads, on every surface.
+
+Each row grows one dimension of the input (shapes.py) from n to 8n on one
+surface and holds archfit to two promises (docs/performance.md, "How it
+scales"): the processor time of the 8n run is within 12 times that of the n
+run (a quadratic cost gives 64), and its peak memory within 4 times the bytes
+it read plus 50 MiB. n is chosen so that a linear row's 8n run takes well
+under two seconds. A new shape of input adds a row here: the table is the
+contract, and docs/performance.md shows it (tests/scaling/run.py --markdown).
+"""
+
+import shapes
+
+
+class Row:
+    def __init__(self, dimension, surface, shape, n, what):
+        self.dimension = dimension
+        self.surface = surface
+        self.shape = shape
+        self.n = n
+        self.what = what
+
+    @property
+    def name(self):
+        return f"{self.dimension}/{self.surface}"
+
+
+LINT_FORMATS = ["text", "json", "sarif", "github", "junit", "markdown"]
+
+# The surfaces (run.py turns a shape into each one's command and input).
+SURFACES = ["fix", "fix-diff"] + [f"lint-{f}" for f in LINT_FORMATS] + [
+    "post-render", "krm", "argocd", "images", "lock-set"]
+
+ROWS = []
+
+
+def row(dimension, surfaces, shape, n, what):
+    for surface in surfaces:
+        assert surface in SURFACES, surface
+        ROWS.append(Row(dimension, surface, shape, n, what))
+
+
+# Documents of a stream, on every surface that reads one.
+row("documents", [s for s in SURFACES if s != "lock-set"], shapes.documents, 2500,
+    "Deployments in one stream")
+row("list-items", ["fix", "fix-diff", "lint-json", "post-render", "krm"], shapes.list_items, 2500,
+    "Deployments as the items of one kind: List")
+row("files", ["fix", "lint-text", "lint-json", "images"], shapes.files, 500,
+    "files of one Deployment each, in 50 x 400 directories")
+row("settings", ["fix", "lint-text"], shapes.settings, 150,
+    "directories with their own .archfit.yaml and archfit.lock")
+row("template-annotations", ["fix", "fix-diff", "lint-json", "post-render", "krm"],
+    shapes.template_annotations, 5000, "annotations of one pod template")
+row("template-labels", ["fix", "lint-json"], shapes.template_labels, 5000,
+    "labels of one pod template")
+row("pod-annotations", ["fix", "lint-json"], shapes.pod_annotations, 5000,
+    "annotations of one Pod")
+row("node-selector", ["fix", "lint-json"], shapes.node_selector, 5000,
+    "nodeSelector keys of one pod template")
+row("node-selector-terms", ["fix", "lint-json"], shapes.node_selector_terms, 1000,
+    "required nodeSelectorTerms of one pod template")
+row("match-expressions", ["fix", "lint-json"], shapes.match_expressions, 1000,
+    "matchExpressions of one nodeSelectorTerm")
+row("tolerations", ["fix", "lint-json"], shapes.tolerations, 2000,
+    "tolerations of one pod template")
+row("containers", ["fix", "lint-json"], shapes.containers, 1000,
+    "containers of one pod template")
+row("images", ["lint-json", "images"], shapes.images, 1000,
+    "distinct images, each in the lock file")
+row("lock-entries", ["lint-json", "lock-set"], shapes.lock_entries, 20000,
+    "entries of the lock file")
+row("findings", [f"lint-{f}" for f in LINT_FORMATS], shapes.findings, 1000,
+    "findings on one document")
+row("name-length", ["fix", "lint-text", "lint-json", "lint-markdown"], shapes.name_length, 100000,
+    "bytes of a Deployment's and a container's name")
+row("line-length", ["fix", "lint-json"], shapes.line_length, 200000,
+    "bytes of one line (a Deployment in flow style)")
+row("pools", ["lint-json"], shapes.pools, 500, "Karpenter NodePools beside 20 Deployments")
+row("pools-x-workloads", ["lint-json", "fix"], shapes.pools_and_workloads, 250,
+    "NodePools and Deployments, both n")
+row("pools-x-distinct-workloads", ["lint-json"], shapes.pools_and_distinct_workloads, 250,
+    "NodePools and Deployments that each select one pool")
+row("declared-pools", ["lint-json"], shapes.declared_pools, 250,
+    "pools of nodePools.pools and Deployments, both n")
+row("spread-profiles", ["lint-json", "fix"], shapes.spread_profiles, 250,
+    "spread.profiles and Deployments they select, both n")
+row("kinds-extra", ["lint-json"], shapes.kinds_extra, 5000, "kinds.extra entries")
+row("pod-distributors", ["lint-json", "fix"], shapes.distributors, 250,
+    "PodDistributors and the Deployments they spread")
+row("pull-secrets", ["lint-json"], shapes.pull_secrets, 2000,
+    "dockerconfigjson Secrets of the stream")
