@@ -74,19 +74,26 @@ void prefer_huge_pages(std::string& buffer) {
 std::string read_fd(int fd, const std::filesystem::path& name, const ReadLimit& limit,
                     const struct stat& st) {
   constexpr std::size_t kPiece = std::size_t{16} << 20;
+  constexpr std::size_t kLeast = std::size_t{1} << 16;
   std::string data;
   // A regular file's size is known: one allocation (one byte more, to see a
-  // file that grew). Anything else grows as it comes.
+  // file that grew), and reads of just that, so that a run over many small
+  // files holds each file's bytes and not a buffer each. Anything else grows
+  // as it comes.
+  std::size_t least = kLeast;
   if (S_ISREG(st.st_mode) && st.st_size > 0) {
     std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
     if (size > limit.max_bytes) fail_too_big(name, limit);
     data.reserve(static_cast<std::size_t>(size) + 1);
     prefer_huge_pages(data);
+    least = 1;
   }
   std::size_t used = 0;
   for (;;) {
-    std::size_t want = std::min<std::size_t>(
-        kPiece, std::max<std::size_t>(std::size_t{1} << 16, data.capacity() - used));
+    std::size_t want =
+        std::min<std::size_t>(kPiece, std::max<std::size_t>(least, data.capacity() - used));
+    // A file that grew past its size reads on as a stream does.
+    least = kLeast;
     if (used + want > limit.max_bytes + 1)
       want = static_cast<std::size_t>(limit.max_bytes + 1 - used);
     if (data.size() < used + want) {
