@@ -666,7 +666,11 @@ RunResult run_pipeline(std::vector<Input> inputs, const std::vector<Setting>& se
   }
   // Every file is read before any is analysed: a node pool, a PodDistributor
   // or an autoscaler may come after the workloads it is about.
-  const Facts facts{run.files, settings, task, options.split};
+  std::uint64_t bytes = 0;
+  for (const FileResult& file : run.files)
+    bytes += file.original.size();
+  WorkBudget budget = WorkBudget::for_input(bytes);
+  const Facts facts{run.files, settings, task, options.split, budget};
   for (Feature* feature : options.features)
     feature->gather(facts);
   // Features may rewrite a file before anything else (a split Deployment);

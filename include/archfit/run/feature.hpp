@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include <archfit/base/work_budget.hpp>
 #include <archfit/findings/finding.hpp>
 #include <archfit/manifest/workload.hpp>
 #include <archfit/placement/plan.hpp>
@@ -34,13 +35,15 @@
 namespace archfit::run {
 
 // What a run knows when features gather: every file as read, the settings
-// (RunInput::setting indexes them), the task, and whether documents may be
-// split (RunOptions::split).
+// (RunInput::setting indexes them), the task, whether documents may be
+// split (RunOptions::split), and the run's budget for work that grows as a
+// product of its inputs (it lives as long as the run).
 struct Facts {
   const std::vector<FileResult>& files;
   const std::vector<Setting>& settings;
   Task task;
   bool split;
+  WorkBudget& budget;
 };
 
 // Any document with content, before placement sees it.
