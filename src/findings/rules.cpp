@@ -84,6 +84,14 @@ constexpr std::array kRules = {
          "labels and requirements against nodeSelector and required node affinity, and the "
          "architectures the images run on. The pods would stay Pending. The message gives each "
          "pool's first reason, in Karpenter's words."},
+    Rule{"pools-not-checked", Severity::Warning, false,
+         "archfit stopped checking pod templates against the node pools",
+         "Checking every template against every pool grows as their product. archfit checks "
+         "pools that differ only in name once, templates that ask the same once, and finds the "
+         "pools of a label's value by index; what is left may take a number of steps in "
+         "proportion to the bytes the run read. An input whose templates and pools all differ, "
+         "in ways no index narrows, can ask for more: this template and the ones after it were "
+         "not checked. Split the input, or check it in parts."},
     Rule{"pool-arch-taint-missing", Severity::Warning, true,
          "A pool of one architecture lacks the taint its architecture's pods tolerate",
          "Pods without node affinity whose images do not run there can land on its nodes and "

@@ -1,7 +1,10 @@
 #include <algorithm>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/key_index.hpp>
 #include <archfit/edit/document.hpp>
 #include <archfit/findings/rules.hpp>
 #include <archfit/nodepools/model/feasibility.hpp>
@@ -19,9 +22,6 @@ namespace archfit::nodepools {
 namespace {
 
 using yaml::Value;
-
-// Pools listed in a no-feasible-pool message; the rest are counted.
-constexpr std::size_t kPoolsNamed = 10;
 
 findings::Finding finding(std::string rule, std::string message, const std::string& file,
                           std::uint32_t document, yaml::NodeRef at,
@@ -210,16 +210,21 @@ struct SpreadNeeds {
 
 SpreadNeeds spread_needs(const nodepools::Pool& pool,
                          const std::vector<nodepools::Requirement>& user,
-                         const std::vector<spread::SpreadProfile>& profiles) {
+                         const nodepools::SpreadLabels& labels) {
   SpreadNeeds out;
-  for (nodepools::Requirement& wanted : nodepools::spread_requirements(pool.name, profiles)) {
-    auto has = std::find_if(user.begin(), user.end(), [&wanted](const nodepools::Requirement& r) {
-      return r.key == wanted.key;
-    });
-    if (has == user.end()) {
-      out.missing.push_back(std::move(wanted));
+  const std::vector<nodepools::Requirement>& given = labels.of(pool.name);
+  if (given.empty()) return out;
+  // The first requirement of each key.
+  std::unordered_map<std::string_view, const nodepools::Requirement*, KeyedHash> first;
+  for (const nodepools::Requirement& r : user)
+    first.try_emplace(r.key, &r);
+  for (const nodepools::Requirement& wanted : given) {
+    auto found = first.find(wanted.key);
+    if (found == first.end()) {
+      out.missing.push_back(wanted);
       continue;
     }
+    const nodepools::Requirement* has = found->second;
     std::set<std::string> a(has->values.begin(), has->values.end());
     std::set<std::string> b(wanted.values.begin(), wanted.values.end());
     if (has->op != nodepools::Operator::In || a != b)
@@ -233,13 +238,14 @@ SpreadNeeds spread_needs(const nodepools::Pool& pool,
 std::vector<nodepools::Requirement> requirements_of(const std::optional<Value>& list,
                                                     const nodepools::Pool& pool) {
   if (!list || !list->is_sequence()) return {};
+  std::unordered_set<std::string_view, KeyedHash> written;
+  for (const Value& v : list->items()) {
+    const Value* key = v.find("key");
+    if (key != nullptr && key->is_string()) written.insert(key->as_string());
+  }
   std::vector<nodepools::Requirement> out;
   for (const nodepools::Requirement& r : pool.requirements) {
-    bool written = std::any_of(list->items().begin(), list->items().end(), [&r](const Value& v) {
-      const Value* key = v.find("key");
-      return key != nullptr && key->is_string() && key->as_string() == r.key;
-    });
-    if (written) out.push_back(r);
+    if (written.contains(r.key)) out.push_back(r);
   }
   return out;
 }
@@ -291,7 +297,8 @@ nodepools::ArchTaints arch_taints(const placement::Config& config) {
 
 PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_line,
                                    const std::string& file, std::uint32_t document,
-                                   const placement::Config& config, Task task) {
+                                   const placement::Config& config,
+                                   const nodepools::SpreadLabels& labels, Task task) {
   PoolDocument out;
   yaml::NodeRef root = tree.root();
   std::vector<nodepools::Pool> found =
@@ -338,9 +345,8 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   }
   // What topology spreads ask of the pool: as it is (for findings), and as
   // the user wrote it (what fix adds).
-  const std::vector<spread::SpreadProfile>& profiles = config.node_pools.spread_profiles;
-  SpreadNeeds now = spread_needs(pool, pool.requirements, profiles);
-  SpreadNeeds needs = spread_needs(pool, requirements_of(user.lists[1].user, pool), profiles);
+  SpreadNeeds now = spread_needs(pool, pool.requirements, labels);
+  SpreadNeeds needs = spread_needs(pool, requirements_of(user.lists[1].user, pool), labels);
   const bool values_fixable = editable(pool) && config.node_pools.fix;
   const std::string how =
       values_fixable ? "archfit fix adds it" : "with nodePools.fix: true archfit fix adds it";
@@ -399,18 +405,19 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   return out;
 }
 
-void give_spread_values(std::vector<nodepools::Pool>& all,
-                        const std::vector<spread::SpreadProfile>& profiles) {
+void give_spread_values(std::vector<nodepools::Pool>& all, const nodepools::SpreadLabels& labels) {
+  if (labels.empty()) return;
   for (nodepools::Pool& p : all) {
     if (!p.karpenter()) continue;
-    for (nodepools::Requirement& r : spread_needs(p, p.requirements, profiles).missing)
+    for (nodepools::Requirement& r : spread_needs(p, p.requirements, labels).missing)
       p.requirements.push_back(std::move(r));
   }
 }
 
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
-                                                   const std::vector<nodepools::Pool>& all) {
-  if (all.empty()) return std::nullopt;
+                                                   const nodepools::PoolSet& pools,
+                                                   WorkBudget& budget, bool* unchecked) {
+  if (pools.empty()) return std::nullopt;
   const Value* spec = t.plan.desired.find("spec");
   nodepools::PodNeeds needs = nodepools::needs_of(spec != nullptr ? *spec : Value::mapping());
   if (!t.plan.platforms.empty()) {
@@ -419,22 +426,29 @@ std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
       archs.insert(p.architecture);
     needs.archs = std::move(archs);
   }
-  std::string reasons;
-  std::size_t named = 0;
-  for (const nodepools::Pool& pool : all) {
-    std::optional<std::string> why = nodepools::why_not(needs, pool);
-    if (!why) return std::nullopt;
-    if (named++ < kPoolsNamed)
-      reasons += (reasons.empty() ? "" : "; ") + pool.title() + ": " + *why;
-  }
-  if (named > kPoolsNamed)
-    reasons += "; and " + std::to_string(named - kPoolsNamed) + " more pools";
+  nodepools::PoolSet::Answer answer = pools.check(needs, budget);
   const manifest::Workload& w = *t.where.workload;
-  findings::Finding f =
-      finding("no-feasible-pool",
-              "no node pool can run the pods of " + w.kind + " \"" + w.name + "\": " + reasons,
-              t.where.file, t.where.document, t.where.pod_template->node,
-              {w.api_version, w.kind, w.name, w.namespace_name});
+  findings::Finding f;
+  if (!answer.checked) {
+    if (unchecked != nullptr) *unchecked = true;
+    f = finding("pools-not-checked",
+                "archfit did not check the pods of " + w.kind + " \"" + w.name +
+                    "\", nor the templates after it, against the " + std::to_string(pools.size()) +
+                    " node pools: checking them would take more "
+                    "than the " +
+                    std::to_string(budget.total()) +
+                    " steps a run of this size may take (docs/node-pools.md, \"Many pools\")",
+                t.where.file, t.where.document, t.where.pod_template->node,
+                {w.api_version, w.kind, w.name, w.namespace_name});
+  } else if (answer.fits) {
+    return std::nullopt;
+  } else {
+    f = finding(
+        "no-feasible-pool",
+        "no node pool can run the pods of " + w.kind + " \"" + w.name + "\": " + answer.reasons,
+        t.where.file, t.where.document, t.where.pod_template->node,
+        {w.api_version, w.kind, w.name, w.namespace_name});
+  }
   f.field_path = t.path.empty() ? "spec" : t.path + ".spec";
   return f;
 }

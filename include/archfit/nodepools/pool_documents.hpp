@@ -9,9 +9,12 @@
 #include <string>
 #include <vector>
 
+#include <archfit/base/work_budget.hpp>
 #include <archfit/findings/finding.hpp>
 #include <archfit/nodepools/model/lint.hpp>
 #include <archfit/nodepools/model/pool.hpp>
+#include <archfit/nodepools/model/pool_set.hpp>
+#include <archfit/nodepools/model/spread_labels.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/run.hpp>
@@ -41,18 +44,22 @@ struct PoolDocument {
 // The pool rules on a document that is a pool object, and with fix (and
 // nodePools.fix) the taints it lacks appended, recorded in its
 // archfit.io/owned annotation; --remove takes out what the record names.
+// `labels`: what the configuration's spread profiles give pools.
 PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_line,
                                    const std::string& file, std::uint32_t document,
-                                   const placement::Config& config, Task task);
+                                   const placement::Config& config,
+                                   const nodepools::SpreadLabels& labels, Task task);
 
 // The Karpenter pools as nodePools.fix leaves them: with the label values
 // topology spread profiles give them (those they have no requirement on).
-void give_spread_values(std::vector<nodepools::Pool>& all,
-                        const std::vector<spread::SpreadProfile>& profiles);
+void give_spread_values(std::vector<nodepools::Pool>& all, const nodepools::SpreadLabels& labels);
 
 // no-feasible-pool for a planned template, as fix leaves it, when no pool
-// can run its pods; nothing when one can or there are no pools.
+// can run its pods; nothing when one can or there are no pools. When the
+// run's budget cannot pay for the check, pools-not-checked, and `unchecked`
+// is set.
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
-                                                   const std::vector<nodepools::Pool>& pools);
+                                                   const nodepools::PoolSet& pools,
+                                                   WorkBudget& budget, bool* unchecked = nullptr);
 
 }  // namespace archfit::nodepools

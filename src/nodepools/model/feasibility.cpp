@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <map>
+#include <unordered_map>
 
+#include <archfit/base/key_index.hpp>
 #include <archfit/nodepools/model/feasibility.hpp>
 
 namespace archfit::nodepools {
@@ -44,7 +47,8 @@ std::string written(const std::vector<Requirement>& term, std::string_view key) 
 
 // The first key on which the pod's term and the pool cannot agree. Keys are
 // compared by their current names, as Karpenter normalizes them.
-std::optional<std::string> clash(std::vector<Requirement> term, const Pool& pool) {
+std::optional<std::string> clash(std::vector<Requirement> term, const PoolKeys& keys) {
+  const Pool& pool = keys.pool();
   for (Requirement& r : term)
     r.key = std::string(normalized_label(r.key));
   std::map<std::string, Domain, std::less<>> wanted;
@@ -64,9 +68,9 @@ std::optional<std::string> clash(std::vector<Requirement> term, const Pool& pool
       return "incompatible requirements, key " + r.key + ": " + written(term, r.key) +
              " exclude each other";
     }
-    Domain have = pool.domain(r.key);
+    Domain have = keys.domain(r.key);
     if (!want.compatible(have)) {
-      if (pool.karpenter() && !pool.defines(r.key)) {
+      if (pool.karpenter() && !keys.defines(r.key)) {
         switch (pool.label_kind(r.key)) {
           case LabelKind::Restricted:
             return "incompatible requirements, label \"" + r.key +
@@ -140,10 +144,31 @@ PodNeeds needs_of(const yaml::Value& spec) {
 }
 
 std::optional<std::string> why_not(const PodNeeds& pod, const Pool& pool) {
+  return why_not(pod, PoolKeys(pool));
+}
+
+std::optional<std::string> why_not(const PodNeeds& pod, const PoolKeys& keys) {
+  const Pool& pool = keys.pool();
+  // Many tolerations and many taints: the tolerations by key, so that each
+  // taint is held against those of its key and the key-less ones only.
+  constexpr std::size_t kScanned = 8;
+  std::unordered_map<std::string_view, std::vector<const Toleration*>, KeyedHash> by_key;
+  std::vector<const Toleration*> keyless;
+  const bool indexed = pod.tolerations.size() > kScanned && pool.taints.size() > 1;
+  if (indexed) {
+    for (const Toleration& t : pod.tolerations)
+      (t.key.empty() ? keyless : by_key[t.key]).push_back(&t);
+  }
+  auto tolerated = [&](const Taint& taint) {
+    if (!indexed) return tolerates(pod.tolerations, taint);
+    auto match = [&taint](const Toleration* t) { return tolerates(*t, taint); };
+    auto it = by_key.find(taint.key);
+    return std::any_of(keyless.begin(), keyless.end(), match) ||
+           (it != by_key.end() && std::any_of(it->second.begin(), it->second.end(), match));
+  };
   for (const Taint& taint : pool.taints) {
     if (taint.effect == "PreferNoSchedule") continue;
-    if (!tolerates(pod.tolerations, taint))
-      return "did not tolerate taint (taint=" + describe(taint) + ")";
+    if (!tolerated(taint)) return "did not tolerate taint (taint=" + describe(taint) + ")";
   }
   // Every term carries the nodeSelector and the images' architectures.
   std::vector<Requirement> common;
@@ -154,12 +179,12 @@ std::optional<std::string> why_not(const PodNeeds& pod, const Pool& pool) {
   }
   std::optional<std::string> first;
   if (pod.terms.empty()) {
-    first = clash(common, pool);
+    first = clash(common, keys);
   } else {
     for (const std::vector<Requirement>& term : pod.terms) {
       std::vector<Requirement> all = common;
       all.insert(all.end(), term.begin(), term.end());
-      std::optional<std::string> why = clash(all, pool);
+      std::optional<std::string> why = clash(all, keys);
       if (!why) {
         first.reset();
         break;
@@ -169,7 +194,7 @@ std::optional<std::string> why_not(const PodNeeds& pod, const Pool& pool) {
   }
   if (first) return first;
   for (const std::string& key : pod.spread_keys) {
-    if (!pool.domain(key).compatible(Domain::present())) {
+    if (!keys.domain(key).compatible(Domain::present())) {
       return "topology spread over \"" + key +
              "\" (DoNotSchedule): no node of the pool carries that label, and a node without it "
              "is no candidate";

@@ -1,6 +1,8 @@
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
+#include <archfit/base/key_index.hpp>
 #include <archfit/nodepools/model/instance_types.hpp>
 #include <archfit/nodepools/model/labels.hpp>
 #include <archfit/nodepools/model/pool.hpp>
@@ -97,6 +99,53 @@ LabelKind Pool::label_kind(std::string_view key) const {
                      : fixed_label_kind(key);
 }
 
+namespace {
+
+// What a pool's own labels and requirements say of a (normalized) key: the
+// last label's value, narrowed by every requirement; nullopt when none names it.
+template <typename Labels, typename Requirements>
+std::optional<Domain> defined_domain(Labels labels, Requirements requirements) {
+  std::optional<Domain> d;
+  for (const std::string* v : labels)
+    d = Domain::one_of({*v});  // the last one, as a mapping read twice gives
+  for (const Requirement* r : requirements) {
+    if (!d) d = Domain::any();
+    d->narrow(*r);
+  }
+  return d;
+}
+
+// The domain of a key on a pool's nodes, from what the pool defines of it
+// (nullopt: nothing) and the architectures its required instance types have.
+Domain finish_domain(const Pool& pool, std::string_view key, std::optional<Domain> defined,
+                     const std::optional<std::set<std::string>>& instance_archs) {
+  Domain d = Domain::any();
+  if (!defined) {
+    d = default_domain(pool, key);
+  } else {
+    d = std::move(*defined);
+    // A requirement that allows the label's absence does not take it off
+    // nodes that always carry it.
+    if (pool.label_kind(key) == LabelKind::Always && d.allows_absent()) d.narrow(Domain::present());
+    if (pool.source == PoolSource::NodeGroup && is_arch_key(key))
+      d.narrow(default_domain(pool, key));
+  }
+  // Where the label is always there, its value is one of the known ones.
+  const std::set<std::string>* known = known_label_values(key);
+  if (known != nullptr && !d.allows_absent()) {
+    std::set<std::string> values = *known;
+    // Reserved capacity came with Karpenter's v1 API.
+    if (pool.karpenter() && pool.api_version != "karpenter.sh/v1") values.erase("reserved");
+    d.narrow(Domain::one_of(std::move(values)));
+  }
+  if (pool.karpenter() && is_arch_key(key) && instance_archs) {
+    d.narrow(Domain::one_of(*instance_archs));
+  }
+  return d;
+}
+
+}  // namespace
+
 bool Pool::defines(std::string_view key) const {
   key = normalized_label(key);
   for (const auto& [k, v] : labels) {
@@ -108,40 +157,56 @@ bool Pool::defines(std::string_view key) const {
 
 Domain Pool::domain(std::string_view raw) const {
   std::string_view key = normalized_label(raw);
-  bool defined = false;
-  Domain d = Domain::any();
+  std::vector<const std::string*> values;
   for (const auto& [k, v] : labels) {
-    if (normalized_label(k) != key) continue;
-    d = Domain::one_of({v});  // the last one, as a mapping read twice gives
-    defined = true;
+    if (normalized_label(k) == key) values.push_back(&v);
   }
+  std::vector<const Requirement*> narrowing;
   for (const Requirement& r : requirements) {
-    if (normalized_label(r.key) != key) continue;
-    d.narrow(r);
-    defined = true;
+    if (normalized_label(r.key) == key) narrowing.push_back(&r);
   }
-  if (!defined) {
-    d = default_domain(*this, key);
-  } else {
-    // A requirement that allows the label's absence does not take it off
-    // nodes that always carry it.
-    if (label_kind(key) == LabelKind::Always && d.allows_absent()) d.narrow(Domain::present());
-    if (source == PoolSource::NodeGroup && is_arch_key(key)) d.narrow(default_domain(*this, key));
+  return finish_domain(
+      *this, key, defined_domain(values, narrowing),
+      karpenter() && is_arch_key(key) ? required_instance_archs(*this) : std::nullopt);
+}
+
+PoolKeys::PoolKeys(const Pool& pool) : pool_(&pool) {
+  struct Entries {
+    std::vector<const std::string*> labels;
+    std::vector<const Requirement*> requirements;
+  };
+  std::unordered_map<std::string_view, Entries, KeyedHash> by_key;
+  for (const auto& [k, v] : pool.labels)
+    by_key[normalized_label(k)].labels.push_back(&v);
+  for (const Requirement& r : pool.requirements)
+    by_key[normalized_label(r.key)].requirements.push_back(&r);
+  if (pool.karpenter()) instance_archs_ = required_instance_archs(pool);
+  for (const auto& [key, entries] : by_key) {
+    defined_.emplace(std::string(key),
+                     finish_domain(pool, key, defined_domain(entries.labels, entries.requirements),
+                                   is_arch_key(key) ? instance_archs_ : std::nullopt));
   }
-  // Where the label is always there, its value is one of the known ones.
-  const std::set<std::string>* known = known_label_values(key);
-  if (known != nullptr && !d.allows_absent()) {
-    std::set<std::string> values = *known;
-    // Reserved capacity came with Karpenter's v1 API.
-    if (karpenter() && api_version != "karpenter.sh/v1") values.erase("reserved");
-    d.narrow(Domain::one_of(std::move(values)));
+}
+
+bool PoolKeys::defines(std::string_view key) const {
+  return defined_.find(normalized_label(key)) != defined_.end();
+}
+
+Domain PoolKeys::domain(std::string_view raw) const {
+  std::string_view key = normalized_label(raw);
+  auto it = defined_.find(key);
+  if (it != defined_.end()) return it->second;
+  return finish_domain(*pool_, key, std::nullopt,
+                       is_arch_key(key) ? instance_archs_ : std::nullopt);
+}
+
+std::set<std::string> PoolKeys::archs() const {
+  Domain d = domain(kArchLabel);
+  std::set<std::string> out;
+  for (const std::string& a : kNodeArchs) {
+    if (d.allows(a)) out.insert(a);
   }
-  if (karpenter() && is_arch_key(key)) {
-    if (std::optional<std::set<std::string>> archs = required_instance_archs(*this)) {
-      d.narrow(Domain::one_of(std::move(*archs)));
-    }
-  }
-  return d;
+  return out;
 }
 
 std::set<std::string> Pool::archs(const std::set<std::string>& cluster) const {

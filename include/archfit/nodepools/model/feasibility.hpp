@@ -47,5 +47,7 @@ PodNeeds needs_of(const yaml::Value& pod_spec);
 
 // nullopt when the pool can host the pods; else why not.
 std::optional<std::string> why_not(const PodNeeds& pod, const Pool& pool);
+// The same, with the pool's keys read once (for many questions of one pool).
+std::optional<std::string> why_not(const PodNeeds& pod, const PoolKeys& pool);
 
 }  // namespace archfit::nodepools

@@ -12,9 +12,11 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include <archfit/base/key_index.hpp>
 #include <archfit/nodepools/model/labels.hpp>
 #include <archfit/nodepools/model/requirement.hpp>
 
@@ -83,6 +85,29 @@ struct Pool {
   std::set<std::string> archs() const;
   // "NodePool \"arm\" (pools.yaml:3)"
   std::string title() const;
+};
+
+// A pool's labels and requirements read once, by key: what Pool::defines and
+// Pool::domain answer with a scan of them, in constant time, for checking
+// many templates against a pool of many labels. The pool must outlive it and
+// stay as it is.
+class PoolKeys {
+ public:
+  explicit PoolKeys(const Pool& pool);
+  const Pool& pool() const { return *pool_; }
+  bool defines(std::string_view key) const;
+  Domain domain(std::string_view key) const;
+  // Pool::archs().
+  std::set<std::string> archs() const;
+  // The domains of the keys the pool defines, by normalized key.
+  const std::unordered_map<std::string, Domain, KeyedHash, std::equal_to<>>& defined() const {
+    return defined_;
+  }
+
+ private:
+  const Pool* pool_;
+  std::unordered_map<std::string, Domain, KeyedHash, std::equal_to<>> defined_;
+  std::optional<std::set<std::string>> instance_archs_;
 };
 
 }  // namespace archfit::nodepools
