@@ -65,7 +65,7 @@ struct Plan {
 // What a topology spread profile gives every workload it applies to, or why
 // nothing (SpreadWorld::topologies).
 SpreadWorld::Topology prepare_topology(const spread::SpreadProfile& profile,
-                                       const std::vector<nodepools::Pool>& all);
+                                       const SpreadWorld& world);
 
 // What fix does with a workload: nothing (no spread), refuse (why), or the
 // pieces; `archs` gives the architectures its images run on. For a topology

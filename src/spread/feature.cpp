@@ -101,26 +101,32 @@ void Spread::gather(const run::Facts& facts) {
   configs_.clear();
   worlds_.clear();
   archs_.clear();
-  // Each configuration's spreads, over the pools of the input and its own.
+  // What the stream says, read once for every configuration; each
+  // configuration's spreads over it, its own profiles and pools.
+  std::shared_ptr<SpreadStream> stream = spread_stream(facts.files, pools_.stream());
   for (const run::Setting& setting : facts.settings) {
     configs_.push_back(setting.config);
     const nodepools::Settings& conf = setting.config->node_pools;
-    std::vector<nodepools::Pool> known = pools_.stream();
-    known.insert(known.end(), conf.declared.begin(), conf.declared.end());
-    worlds_.push_back(spread_world(facts.files, std::move(known), conf.spread_profiles));
+    worlds_.push_back(spread_world(stream, conf.declared, conf.spread_profiles, &facts.budget));
     archs_.push_back(local_archs(setting));
   }
-  topology_ = std::any_of(worlds_.begin(), worlds_.end(), has_topology_profiles);
-  active_ = std::any_of(worlds_.begin(), worlds_.end(), [](const SpreadWorld& w) {
-    return !w.distributors.empty() || !w.profiles.empty();
+  // Which Deployments an autoscaler scales matters only to a Deployment that
+  // may be split: with nothing to spread anywhere, no document is read for it.
+  if (std::any_of(worlds_.begin(), worlds_.end(),
+                  [](const auto& w) { return w->some_file_may_spread; }))
+    read_autoscalers(facts.files, *stream);
+  topology_ = std::any_of(worlds_.begin(), worlds_.end(),
+                          [](const auto& w) { return has_topology_profiles(*w); });
+  active_ = std::any_of(worlds_.begin(), worlds_.end(), [](const auto& w) {
+    return !w->stream().distributors.empty() || !w->profiles().empty();
   });
 }
 
 std::optional<std::string> Spread::rewrite(const run::FileResult& file) const {
   // The file is one spread_world read in gather, as it was then (no other
   // feature rewrites files): when none of them may spread, neither does it.
-  if (!split_ || !worlds_[file.setting].some_file_may_spread) return std::nullopt;
-  return respread(file.original, worlds_[file.setting], task_, archs_[file.setting]);
+  if (!split_ || !worlds_[file.setting]->some_file_may_spread) return std::nullopt;
+  return respread(file.original, *worlds_[file.setting], task_, archs_[file.setting]);
 }
 
 std::optional<run::OwnDocument> Spread::own(const run::DocumentScope& doc) const {
@@ -139,13 +145,13 @@ std::unique_ptr<run::DocumentPass> Spread::pass(const run::DocumentView& doc) co
   const bool topology = topology_ && changing;
   // Either annotation in a document is in its file, which spread_world
   // looked for: when no file may spread, no document is looked at again.
-  const bool may_be_marked = worlds_[doc.setting].some_file_may_spread;
+  const bool may_be_marked = worlds_[doc.setting]->some_file_may_spread;
   const bool split_marked = may_be_marked && contains(doc.text, kSplitAnnotation);
   const bool pieces = changing && split_marked;
   const bool analyze =
       active_ || split_marked || (may_be_marked && contains(doc.text, spread::kStrategyAnnotation));
   if (!topology && !pieces && !analyze) return nullptr;
-  return std::make_unique<SpreadPass>(worlds_[doc.setting], archs_[doc.setting],
+  return std::make_unique<SpreadPass>(*worlds_[doc.setting], archs_[doc.setting],
                                       *configs_[doc.setting], topology, pieces, analyze, split_);
 }
 

@@ -18,8 +18,8 @@ using yaml::NodeRef;
 // The node label of a pool named by a profile's group.
 std::optional<std::pair<std::string, std::string>> pool_label(const std::string& name,
                                                               const SpreadWorld& world) {
-  for (const nodepools::Pool& p : world.pools) {
-    if (p.name != name) continue;
+  if (const nodepools::Pool* found = world.first_named(name)) {
+    const nodepools::Pool& p = *found;
     switch (p.source) {
       case nodepools::PoolSource::NodePool:
         return std::pair<std::string, std::string>{"karpenter.sh/nodepool", name};
@@ -80,26 +80,33 @@ std::optional<Spec> spec_of(const manifest::Workload& w, const SpreadWorld& worl
   NodeRef named =
       yaml::lookup_path(w.object, {"metadata", "annotations", spread::kProfileAnnotation});
   if (named.is_scalar()) {
-    for (const spread::SpreadProfile& p : world.profiles) {
-      if (p.name == named.scalar()) return spec_of_profile(p, world);
-    }
+    if (const spread::SpreadProfile* p = world.profile_named(named.scalar()))
+      return spec_of_profile(*p, world);
+    // The names it has, a few of them.
+    constexpr std::size_t kNamed = 10;
     std::string known;
-    for (const spread::SpreadProfile& p : world.profiles)
-      known += (known.empty() ? "" : ", ") + p.name;
+    const std::vector<spread::SpreadProfile>& profiles = world.profiles();
+    for (std::size_t i = 0; i < profiles.size() && i < kNamed; ++i)
+      known += (known.empty() ? "" : ", ") + profiles[i].name;
+    if (profiles.size() > kNamed)
+      known += " and " + std::to_string(profiles.size() - kNamed) + " more";
     return Spec{{},
                 std::string("its annotation ") + spread::kProfileAnnotation,
                 "it names the profile \"" + std::string(named.scalar()) +
                     "\", which spread.profiles does not have" +
                     (known.empty() ? std::string(" (it has none)") : " (it has " + known + ")")};
   }
-  for (const spread::Distributor& d : world.distributors) {
-    if (d.target_name != w.name || d.namespace_name != w.namespace_name) continue;
-    if (!d.target_kind.empty() && d.target_kind != w.kind) continue;
-    return Spec{d.groups, d.title(), "", nullptr, true};
+  const SpreadStream& stream = world.stream();
+  if (auto it = stream.distributors_of.find(w.namespace_name + "/" + w.name);
+      it != stream.distributors_of.end()) {
+    for (std::size_t i : it->second) {
+      const spread::Distributor& d = stream.distributors[i];
+      if (!d.target_kind.empty() && d.target_kind != w.kind) continue;
+      return Spec{d.groups, d.title(), "", nullptr, true};
+    }
   }
-  for (const spread::SpreadProfile& p : world.profiles) {
-    if (p.selects(w.labels, w.namespace_name)) return spec_of_profile(p, world);
-  }
+  if (const spread::SpreadProfile* p = world.profile_for(w.labels, w.namespace_name))
+    return spec_of_profile(*p, world);
   return std::nullopt;
 }
 
@@ -133,7 +140,7 @@ void plan_topology(const manifest::Workload& w, const spread::SpreadProfile& pro
                                          : " is not a set of replicas to spread"));
   }
   const SpreadWorld::Topology& prepared =
-      world.topologies.at(static_cast<std::size_t>(&profile - world.profiles.data()));
+      world.topologies.at(static_cast<std::size_t>(&profile - world.profiles().data()));
   if (!prepared.refused.empty()) return refuse(prepared.refused);
   spread::TopologySpread t = whole ? prepared.spread : spread::TopologySpread();
   NodeRef labels = yaml::lookup_path(w.object, {"spec", "selector", "matchLabels"});
@@ -155,7 +162,7 @@ void plan_topology(const manifest::Workload& w, const spread::SpreadProfile& pro
 }  // namespace
 
 SpreadWorld::Topology prepare_topology(const spread::SpreadProfile& profile,
-                                       const std::vector<nodepools::Pool>& all) {
+                                       const SpreadWorld& world) {
   SpreadWorld::Topology out;
   if (profile.realisation != spread::Realisation::TopologySpread) return out;
   std::optional<std::vector<std::vector<std::string>>> values = profile.values(&out.refused);
@@ -165,10 +172,7 @@ SpreadWorld::Topology prepare_topology(const spread::SpreadProfile& profile,
   t.key = profile.topology_key();
   for (std::size_t i = 0; i < profile.groups.size(); ++i) {
     const spread::ProfileGroup& g = profile.groups[i];
-    const nodepools::Pool* pool = nullptr;
-    for (const nodepools::Pool& p : all) {
-      if (p.name == g.pool && p.karpenter()) pool = &p;
-    }
+    const nodepools::Pool* pool = world.last_karpenter_named(g.pool);
     if (pool == nullptr) {
       out.refused = "the profile names pool \"" + g.pool +
                     "\", which is not a Karpenter NodePool or Provisioner of the input; a "
@@ -203,7 +207,7 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
                   "scheduler");
   }
   if (!w.path.empty()) return refuse("it is an item of a List; split it as a document of its own");
-  if (world.autoscaled.contains(w.namespace_name + "/" + w.name)) {
+  if (world.stream().autoscaled.contains(w.namespace_name + "/" + w.name)) {
     return refuse(
         "an autoscaler (HorizontalPodAutoscaler or ScaledObject) scales it, and would "
         "scale each piece on its own; use a topology spread instead");
@@ -263,12 +267,14 @@ Plan plan_of(const manifest::Workload& w, const SpreadWorld& world, const ArchLo
       group_archs.insert(g.label_value);
       known = true;
     }
-    for (const nodepools::Pool& p : world.pools) {
-      if (!p.domain(g.label_key).allows(g.label_value)) continue;
-      std::set<std::string> a = p.archs();
-      group_archs.insert(a.begin(), a.end());
-      known = true;
+    std::optional<SpreadWorld::Group> pools = world.group(g.label_key, g.label_value);
+    if (!pools) {
+      return refuse("finding the pools of group " + g.label_key + "=" + g.label_value +
+                    " would take more than the steps a run of this size may take "
+                    "(docs/node-pools.md, \"Many pools\")");
     }
+    group_archs.insert(pools->archs.begin(), pools->archs.end());
+    known = known || pools->known;
     bool runs = !known || !image_archs ||
                 std::any_of(image_archs->begin(), image_archs->end(),
                             [&](const std::string& a) { return group_archs.contains(a); });

@@ -200,79 +200,15 @@ std::optional<std::string> split_document(const yaml::DocumentText& doc, const S
 
 }  // namespace
 
-namespace {
-
-// Calls read(tree, file) for each document of the files that `wanted` says
-// may hold something; documents that cannot be read are left to the run,
-// which reports them where it analyses them.
-template <class Wanted, class Read>
-void scan(const std::vector<FileResult>& files, Wanted wanted, Read read) {
-  for (const FileResult& file : files) {
-    if (!wanted(std::string_view(file.original))) continue;
-    yaml::StreamSplitter split(file.original);
-    while (std::optional<yaml::DocumentText> doc = split.next()) {
-      if (!doc->has_content || !wanted(doc->text)) continue;
-      try {
-        yaml::Tree tree = yaml::parse_document(doc->text, doc->first_line);
-        read(tree.root(), file);
-      } catch (const Error& e) {
-        if (!e.in_input()) throw e.where().file.empty() ? e.in_file(file.input.name) : e;
-      }
-    }
-  }
-}
-
-bool may_hold_scalers(std::string_view text) {
-  return contains(text, "HorizontalPodAutoscaler") || contains(text, "ScaledObject");
-}
-
-}  // namespace
-
-SpreadWorld spread_world(const std::vector<FileResult>& files, std::vector<nodepools::Pool> pools,
-                         std::vector<spread::SpreadProfile> profiles) {
-  SpreadWorld world;
-  world.pools = std::move(pools);
-  world.profiles = std::move(profiles);
-  for (const spread::SpreadProfile& p : world.profiles)
-    world.topologies.push_back(prepare_topology(p, world.pools));
-  // A PodDistributor that cannot be read spreads nothing (the scan leaves it
-  // to the run).
-  scan(files, spread::may_hold_distributors, [&world](NodeRef root, const FileResult& file) {
-    if (std::optional<spread::Distributor> dist = spread::read_distributor(root)) {
-      dist->file = file.input.name;
-      world.distributors.push_back(std::move(*dist));
-    }
-  });
-  // Which Deployments an autoscaler scales matters only to a Deployment
-  // that may be split: with nothing to spread anywhere, no document is read
-  // for it.
-  world.some_file_may_spread =
-      std::any_of(files.begin(), files.end(),
-                  [&world](const FileResult& f) { return may_spread(f.original, world); });
-  if (!world.some_file_may_spread) return world;
-  scan(files, may_hold_scalers, [&world](NodeRef root, const FileResult&) {
-    std::string kind = yaml::scalar_text(yaml::lookup_path(root, {"kind"}));
-    if (kind != "HorizontalPodAutoscaler" && kind != "ScaledObject") return;
-    NodeRef target = yaml::lookup_path(root, {"spec", "scaleTargetRef"});
-    std::string target_kind = yaml::scalar_text(yaml::lookup_path(target, {"kind"}));
-    if (target_kind.empty() || target_kind == "Deployment") {
-      world.autoscaled.insert(
-          yaml::scalar_text(yaml::lookup_path(root, {"metadata", "namespace"})) + "/" +
-          yaml::scalar_text(yaml::lookup_path(target, {"name"})));
-    }
-  });
-  return world;
-}
-
 bool may_spread(std::string_view text, const SpreadWorld& world) {
   // Profiles realised by topology spread split nothing.
-  bool profiles =
-      std::any_of(world.profiles.begin(), world.profiles.end(), [](const spread::SpreadProfile& p) {
-        return p.assigns && p.realisation == spread::Realisation::Split;
-      });
+  bool profiles = std::any_of(world.profiles().begin(), world.profiles().end(),
+                              [](const spread::SpreadProfile& p) {
+                                return p.assigns && p.realisation == spread::Realisation::Split;
+                              });
   return contains(text, spread::kStrategyAnnotation) || contains(text, kSplitAnnotation) ||
          contains(text, spread::kProfileAnnotation) ||
-         ((profiles || !world.distributors.empty()) && contains(text, "Deployment"));
+         ((profiles || !world.stream().distributors.empty()) && contains(text, "Deployment"));
 }
 
 std::optional<std::string> respread(std::string_view text, const SpreadWorld& world, Task task,
@@ -288,7 +224,7 @@ std::optional<std::string> respread(std::string_view text, const SpreadWorld& wo
 }
 
 bool has_topology_profiles(const SpreadWorld& world) {
-  return std::any_of(world.profiles.begin(), world.profiles.end(), [](const auto& p) {
+  return std::any_of(world.profiles().begin(), world.profiles().end(), [](const auto& p) {
     return p.realisation == spread::Realisation::TopologySpread;
   });
 }
@@ -301,19 +237,16 @@ std::optional<spread::TopologySpread> topology_spread(const manifest::Workload& 
 std::vector<placement::Toleration> piece_tolerations(const manifest::Workload& w,
                                                      const SpreadWorld& world) {
   std::vector<placement::Toleration> out;
-  if (world.pools.empty() || !w.path.empty() || w.templates.empty()) return out;
+  if (!world.has_pools() || !w.path.empty() || w.templates.empty()) return out;
   std::optional<Record> r = record_of(w.object);
   if (!r) return out;
   NodeRef value = yaml::lookup_path(w.templates[0].node, {"metadata", "labels", kGroupLabel});
   if (!value.is_scalar()) return out;
-  for (const nodepools::Pool& p : world.pools) {
-    if (!p.domain(r->key).allows(value.scalar())) continue;
-    for (const nodepools::Taint& t : p.taints) {
-      if (t.effect == "PreferNoSchedule") continue;
-      placement::Toleration wanted{t.key, t.value.empty() ? "Exists" : "Equal", t.value, t.effect,
-                                   std::nullopt};
-      if (std::find(out.begin(), out.end(), wanted) == out.end()) out.push_back(wanted);
-    }
+  std::optional<SpreadWorld::Group> group = world.group(r->key, std::string(value.scalar()));
+  if (!group) return out;  // analyze_spreads says why
+  for (const nodepools::Taint& t : group->taints) {
+    out.push_back(placement::Toleration{t.key, t.value.empty() ? "Exists" : "Equal", t.value,
+                                        t.effect, std::nullopt});
   }
   return out;
 }
@@ -323,6 +256,19 @@ void analyze_spreads(const DocumentView& doc, const SpreadWorld& world, const Ar
   for (const manifest::Workload& w : doc.workloads) {
     if (w.kind == "Job" || w.kind == "CronJob" || w.templates.empty()) continue;  // as the webhooks
     std::optional<Record> record = w.path.empty() ? record_of(w.object) : std::nullopt;
+    if (record && world.has_pools()) {
+      // A piece's tolerations come from its group's pools, when archfit could look.
+      NodeRef value = yaml::lookup_path(w.templates[0].node, {"metadata", "labels", kGroupLabel});
+      if (value.is_scalar() && !world.group(record->key, std::string(value.scalar()))) {
+        findings.push_back(finding(
+            "pools-not-checked",
+            "archfit did not find the taints of the pools of " + w.kind + " \"" + w.name +
+                "\"'s group " + record->key + "=" + std::string(value.scalar()) +
+                " (so fix gives its pods none of their tolerations): that would take more than "
+                "the steps a run of this size may take (docs/node-pools.md, \"Many pools\")",
+            doc, w));
+      }
+    }
     Plan plan = plan_of(w, world, archs);
     if (!plan.spec) continue;
     if (plan.spec->webhook) {

@@ -31,11 +31,11 @@ class Spread : public run::Feature {
   const nodepools::NodePools& pools_;
   run::Task task_ = run::Task::Lint;
   bool split_ = true;
-  bool topology_ = false;                          // a profile is realised by topology spread
-  bool active_ = false;                            // a profile or PodDistributor exists
-  std::vector<const placement::Config*> configs_;  // per setting
-  std::vector<SpreadWorld> worlds_;                // per setting
-  std::vector<ArchLookup> archs_;                  // per setting
+  bool topology_ = false;                             // a profile is realised by topology spread
+  bool active_ = false;                               // a profile or PodDistributor exists
+  std::vector<const placement::Config*> configs_;     // per setting
+  std::vector<std::unique_ptr<SpreadWorld>> worlds_;  // per setting
+  std::vector<ArchLookup> archs_;                     // per setting
 };
 
 }  // namespace archfit::spread
