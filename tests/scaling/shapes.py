@@ -187,6 +187,17 @@ def pools_and_distinct_workloads(n):
     return Shape(docs)
 
 
+def pools_and_zones(n):
+    # Pools and Deployments on a well-known label no index narrows (every
+    # pool's nodes may carry a zone): what is left for the run's budget.
+    docs = [node_pool(i, "amd64").replace("      labels: {team: t%d}\n" % i,
+                                          "      labels: {topology.kubernetes.io/zone: z%d}\n" % i)
+            for i in range(n)]
+    docs += [deployment(f"web-{i}", spec_extra=f"      nodeSelector: {{topology.kubernetes.io/zone: z{n - 1 - i}}}\n"
+                        "      tolerations: [{operator: Exists}]\n") for i in range(n)]
+    return Shape(docs)
+
+
 def declared_pools(n):
     pool_lines = "".join(f"  - {{name: pool{i}, labels: {{team: t{i}}}, archs: [arm64], "
                          f"taints: [{{key: kubernetes.io/arch, value: arm64, effect: NoSchedule}}]}}\n"

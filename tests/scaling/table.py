@@ -80,6 +80,8 @@ row("pools-x-workloads", ["lint-json", "fix"], shapes.pools_and_workloads, 250,
     "NodePools and Deployments, both n")
 row("pools-x-distinct-workloads", ["lint-json"], shapes.pools_and_distinct_workloads, 250,
     "NodePools and Deployments that each select one pool")
+row("pools-x-zones", ["lint-json"], shapes.pools_and_zones, 250,
+    "NodePools and Deployments that each select one pool's zone (the run's budget)")
 row("declared-pools", ["lint-json"], shapes.declared_pools, 250,
     "pools of nodePools.pools and Deployments, both n")
 row("spread-profiles", ["lint-json", "fix"], shapes.spread_profiles, 250,
