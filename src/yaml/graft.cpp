@@ -390,45 +390,78 @@ class Grafter {
   // change: an empty node (it sits where the next token is) or the end of a
   // block scalar.
   bool move(Node& n) const {
-    std::uint32_t begin = n.span.begin;
-    std::uint32_t end = n.span.end;
-    std::uint32_t by_begin = 0;
-    std::uint32_t by_end = 0;
-    std::uint32_t lines = 0;
-    for (const Piece& piece : pieces_) {
-      std::uint32_t at = piece.insertion->at;
-      if (at > begin && at > end) break;  // pieces are in text order
-      if (piece.replaces) {
-        // What follows the replaced text moves by what the text grew by,
-        // what holds it grows by as much; nothing else may touch it (the
-        // value it replaces is not moved: compose puts the new one there).
-        const std::uint32_t replaced_end = piece.insertion->end;
-        const auto grows =
-            static_cast<std::uint32_t>(piece.insertion->lines.size()) - (replaced_end - at);
-        if (begin >= replaced_end) {
-          by_begin += grows;
-          by_end += grows;
-          lines += piece.breaks;
-        } else if (begin >= at || (end > at && end < replaced_end)) {
-          return false;
-        } else if (end >= replaced_end) {
-          by_end += grows;
-        }
-        continue;
-      }
-      if ((at == begin && begin == end) || (at == end && is_block_scalar(n))) return false;
-      auto length = static_cast<std::uint32_t>(piece.insertion->lines.size());
-      if (at <= begin) {
-        by_begin += length;
-        lines += piece.breaks;
-      }
-      if (at < end) by_end += length;
+    const std::uint32_t begin = n.span.begin;
+    const std::uint32_t end = n.span.end;
+    const Shifts& sh = shifts_;
+    // Insertions: those at or before the start move it (and its line), those
+    // before the end move the end.
+    auto upto = [](const std::vector<std::uint32_t>& at, std::uint32_t x) {
+      return static_cast<std::size_t>(std::upper_bound(at.begin(), at.end(), x) - at.begin());
+    };
+    auto below = [](const std::vector<std::uint32_t>& at, std::uint32_t x) {
+      return static_cast<std::size_t>(std::lower_bound(at.begin(), at.end(), x) - at.begin());
+    };
+    auto has = [](const std::vector<std::uint32_t>& at, std::uint32_t x) {
+      return std::binary_search(at.begin(), at.end(), x);
+    };
+    if ((begin == end && has(sh.insert_at, begin)) ||
+        (is_block_scalar(n) && has(sh.insert_at, end)))
+      return false;
+    std::size_t before_begin = upto(sh.insert_at, begin);
+    std::size_t before_end = below(sh.insert_at, end);
+    std::uint64_t by_begin = sh.insert_length[before_begin];
+    std::uint64_t by_end = sh.insert_length[before_end];
+    std::uint64_t lines = sh.insert_breaks[before_begin];
+    // Replacements: what follows one moves by what it grew by, what holds it
+    // grows by as much; nothing else may touch it (the value it replaces is
+    // not moved: compose puts the new one there).
+    if (!sh.replace_at.empty()) {
+      // The last replacement that starts at or before the node's start, and
+      // before its end: neither may hold one of the node's ends.
+      std::size_t k = upto(sh.replace_at, begin);
+      if (k > 0 && begin < sh.replace_end[k - 1]) return false;
+      std::size_t e = below(sh.replace_at, end);
+      if (e > 0 && end > sh.replace_at[e - 1] && end < sh.replace_end[e - 1]) return false;
+      std::size_t done_begin = upto(sh.replace_end, begin);
+      std::size_t done_end = upto(sh.replace_end, end);
+      by_begin += sh.replace_grows[done_begin];
+      lines += sh.replace_breaks[done_begin];
+      by_end += sh.replace_grows[done_end];
     }
-    n.span.begin += by_begin;
-    n.span.end += by_end;
-    n.line += lines;
+    n.span.begin += static_cast<std::uint32_t>(by_begin);
+    n.span.end += static_cast<std::uint32_t>(by_end);
+    n.line += static_cast<std::uint32_t>(lines);
     if (n.value_in_text) n.value_offset = n.span.begin;
     return true;
+  }
+
+  // The pieces' places in the original text and what each adds, in text
+  // order, with running sums (entry k: the sum over the pieces before the
+  // k-th), so that move() finds what moves a node by binary search.
+  struct Shifts {
+    std::vector<std::uint32_t> insert_at;
+    std::vector<std::uint64_t> insert_length{0};
+    std::vector<std::uint64_t> insert_breaks{0};
+    std::vector<std::uint32_t> replace_at;
+    std::vector<std::uint32_t> replace_end;
+    std::vector<std::uint64_t> replace_grows{0};
+    std::vector<std::uint64_t> replace_breaks{0};
+  };
+  void note_shifts() {
+    for (const Piece& piece : pieces_) {
+      const Insertion& in = *piece.insertion;
+      if (piece.replaces) {
+        shifts_.replace_at.push_back(in.at);
+        shifts_.replace_end.push_back(in.end);
+        shifts_.replace_grows.push_back(shifts_.replace_grows.back() + in.lines.size() -
+                                        (in.end - in.at));
+        shifts_.replace_breaks.push_back(shifts_.replace_breaks.back() + piece.breaks);
+      } else {
+        shifts_.insert_at.push_back(in.at);
+        shifts_.insert_length.push_back(shifts_.insert_length.back() + in.lines.size());
+        shifts_.insert_breaks.push_back(shifts_.insert_breaks.back() + piece.breaks);
+      }
+    }
   }
 
   std::optional<Tree> compose() {
@@ -450,8 +483,20 @@ class Grafter {
     g.props_ = base_.props_;
     // A new tree: its large mappings are indexed again when asked for.
     if (base_.key_indexes_) g.note_mapping(Tree::kScannedKeys + 1);
+    note_shifts();
+    // The nodes whose value a piece replaces, and each collection's
+    // insertions in order of place: every node and piece is looked at once.
+    std::vector<bool> replaced(g.nodes_.size(), false);
+    for (std::size_t i = 0; i < pieces_.size(); ++i) {
+      const Piece& p = pieces_[i];
+      if (p.replaces) {
+        replaced[p.insertion->collection] = true;
+      } else {
+        into_[p.insertion->collection].push_back(i);
+      }
+    }
     for (NodeId id = 0; id < g.nodes_.size(); ++id) {
-      if (!replaced(id) && !move(g.nodes_[id])) return std::nullopt;
+      if (!replaced[id] && !move(g.nodes_[id])) return std::nullopt;
     }
     for (Piece& piece : pieces_)
       add_piece(g, piece);
@@ -461,17 +506,9 @@ class Grafter {
         continue;
       }
       NodeId m = pieces_[i].insertion->collection;
-      bool first = std::none_of(pieces_.begin(), pieces_.begin() + static_cast<std::ptrdiff_t>(i),
-                                [m](const Piece& p) { return p.insertion->collection == m; });
-      if (first && !regroup(g, m, parent_)) return std::nullopt;
+      if (into_[m].front() == i && !regroup(g, m, parent_)) return std::nullopt;
     }
     return g;
-  }
-
-  bool replaced(NodeId id) const {
-    return std::any_of(pieces_.begin(), pieces_.end(), [id](const Piece& p) {
-      return p.replaces && p.insertion->collection == id;
-    });
   }
 
   // The replaced value's node becomes the piece's root (its children are
@@ -544,9 +581,13 @@ class Grafter {
       ++depth;
     const Piece* first_piece = nullptr;
     const Piece* last_piece = nullptr;
+    // Its pieces, in text order: their places (`before`) never go down.
+    const std::vector<std::size_t>& mine = into_.at(m);
+    std::size_t next = 0;
     for (std::uint32_t j = 0; j <= count; ++j) {
-      for (const Piece& piece : pieces_) {
-        if (piece.insertion->collection != m || piece.insertion->before != j) continue;
+      for (; next < mine.size() && pieces_[mine[next]].insertion->before <= j; ++next) {
+        const Piece& piece = pieces_[mine[next]];
+        if (piece.insertion->before != j) return false;  // out of order: not grafted
         if (depth + piece.tree->node_count() > limits_.max_depth) return false;
         const Node& root = piece.tree->node(0);
         for (std::uint32_t i = 0; i < root.child_count; ++i)
@@ -600,6 +641,9 @@ class Grafter {
   const Limits& limits_;
   std::vector<Piece> pieces_;
   std::vector<NodeId> parent_;  // of the original's nodes (parents())
+  Shifts shifts_;
+  // Collection -> the pieces inserted into it, in text order.
+  std::unordered_map<NodeId, std::vector<std::size_t>> into_;
 };
 
 std::optional<Tree> graft(const Tree& base, std::string_view edited,
