@@ -44,10 +44,11 @@ void check_grafts_against_parse(bool on) {
 }
 
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
-                             const std::vector<TemplateEdit>& edits, bool check_only) {
+                             const std::vector<TemplateEdit>& edits, bool check_only,
+                             const Layout* layout) {
   DocumentResult result;
   if (edits.empty()) return result;
-  DocumentEditor editor(tree, detect_layout(tree));
+  DocumentEditor editor(tree, layout != nullptr ? *layout : detect_layout(tree));
   std::vector<AppliedChanges> applied;
   // Rewriting an alias frees its anchor, so an edit refused because of an
   // anchor is tried again once other edits have made progress.

@@ -8,57 +8,13 @@
 #include <archfit/yaml/parse.hpp>
 
 #include "yaml/libyaml.hpp"
+#include "yaml/offsets.hpp"
 
 namespace archfit::yaml {
 
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
-
-// libyaml counts positions in characters; spans are bytes. For ASCII text the
-// two agree; otherwise walk a cursor over the UTF-8, which stays cheap because
-// marks arrive almost in order.
-class OffsetMap {
- public:
-  explicit OffsetMap(std::string_view text) : text_(text) {
-    for (unsigned char c : text) {
-      if (c >= 0x80) {
-        ascii_ = false;
-        break;
-      }
-    }
-  }
-
-  std::uint32_t byte_offset(std::size_t char_index) {
-    if (ascii_) return static_cast<std::uint32_t>(char_index);
-    while (char_ < char_index && byte_ < text_.size()) {
-      byte_ += sequence_length(static_cast<unsigned char>(text_[byte_]));
-      ++char_;
-    }
-    while (char_ > char_index) {
-      do {
-        --byte_;
-      } while (byte_ > 0 && (static_cast<unsigned char>(text_[byte_]) & 0xC0) == 0x80);
-      --char_;
-    }
-    if (byte_ > text_.size()) byte_ = text_.size();
-    return static_cast<std::uint32_t>(byte_);
-  }
-
- private:
-  static std::size_t sequence_length(unsigned char lead) {
-    if (lead < 0x80) return 1;
-    if ((lead & 0xE0) == 0xC0) return 2;
-    if ((lead & 0xF0) == 0xE0) return 3;
-    if ((lead & 0xF8) == 0xF0) return 4;
-    return 1;
-  }
-
-  std::string_view text_;
-  bool ascii_ = true;
-  std::size_t char_ = 0;
-  std::size_t byte_ = 0;
-};
 
 Style scalar_style(yaml_scalar_style_t style) {
   switch (style) {
@@ -320,7 +276,7 @@ class TreeBuilder {
   std::string_view text_;
   std::uint32_t first_line_;
   const Limits& limits_;
-  OffsetMap offsets_;
+  detail::OffsetMap offsets_;
   std::uint32_t skipped_;
   Tree tree_;
   std::vector<Open> stack_;

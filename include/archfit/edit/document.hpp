@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <archfit/base/splices.hpp>
+#include <archfit/edit/layout.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/node.hpp>
 
@@ -44,7 +45,10 @@ struct DocumentResult {
 // text, and a difference is an internal error: the tests turn it on.
 void check_grafts_against_parse(bool on);
 
+// `layout`: how text added must look; by default, as the document looks
+// (detect_layout). A list's item edited alone looks like the whole list.
 DocumentResult edit_document(const yaml::Tree& tree, std::uint32_t first_line,
-                             const std::vector<TemplateEdit>& edits, bool check_only = false);
+                             const std::vector<TemplateEdit>& edits, bool check_only = false,
+                             const Layout* layout = nullptr);
 
 }  // namespace archfit::edit

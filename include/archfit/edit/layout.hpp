@@ -4,7 +4,9 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
+#include <archfit/yaml/block_steps.hpp>
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::edit {
@@ -20,5 +22,10 @@ struct Layout {
 
 // The layout most of the document uses; the defaults where it says nothing.
 Layout detect_layout(const yaml::Tree& tree);
+
+// The same from its steps counted and its text (whose first line break is
+// the newline); `json`: the document is a JSON object (is_json_document).
+Layout layout_of(const yaml::BlockSteps& steps, std::string_view text, bool json);
+bool is_json_document(const yaml::Tree& tree);
 
 }  // namespace archfit::edit
