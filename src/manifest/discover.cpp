@@ -223,6 +223,13 @@ std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds) {
   return out;
 }
 
+std::vector<Workload> discover_item(const yaml::Tree& item, const KindTable& kinds,
+                                    std::string path) {
+  std::vector<Workload> out;
+  discover_object(item.root(), kinds, std::move(path), out, false);
+  return out;
+}
+
 bool is_object(const yaml::Tree& tree) {
   NodeRef root = tree.root().resolved();
   return root.is_mapping() && !string_at(root, "apiVersion").empty() &&

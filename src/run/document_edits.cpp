@@ -47,8 +47,13 @@ const std::vector<yaml::FieldChange>& undo_of(const PlannedTemplate& t,
 class Attempt {
  public:
   Attempt(const yaml::Tree& tree, std::uint32_t first_line,
-          const std::vector<PlannedTemplate>& templates, const manifest::KindTable& kinds)
-      : tree_(tree), first_line_(first_line), templates_(templates), kinds_(kinds) {}
+          const std::vector<PlannedTemplate>& templates, const manifest::KindTable& kinds,
+          const edit::Layout* layout)
+      : tree_(tree),
+        first_line_(first_line),
+        templates_(templates),
+        kinds_(kinds),
+        layout_(layout) {}
 
   struct Refusal {
     std::size_t index;
@@ -146,9 +151,9 @@ class Attempt {
     for (std::size_t k = 0; k < which.size(); ++k) {
       const PlannedTemplate& t = templates_[which[k]];
       if (t.index >= nodes.size()) fail(ErrorKind::Internal, "a pod template went missing");
-      edits.push_back(edit::TemplateEdit{nodes[t.index], t.path, &changes(t, storage[k])});
+      edits.push_back(edit::TemplateEdit{nodes[t.index], t.edit_path(), &changes(t, storage[k])});
     }
-    return edit::edit_document(tree, first_line_, edits, check_only);
+    return edit::edit_document(tree, first_line_, edits, check_only, layout_);
   }
 
   // Records refused templates; false when there are any.
@@ -184,13 +189,15 @@ class Attempt {
   std::uint32_t first_line_;
   const std::vector<PlannedTemplate>& templates_;
   const manifest::KindTable& kinds_;
+  const edit::Layout* layout_;
 };
 
 }  // namespace
 
 EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
                         const std::vector<PlannedTemplate>& templates,
-                        const manifest::KindTable& kinds, bool check_only) {
+                        const manifest::KindTable& kinds, bool check_only,
+                        const edit::Layout* layout) {
   EditOutcome out;
   std::vector<std::size_t> which;
   for (std::size_t i = 0; i < templates.size(); ++i) {
@@ -202,7 +209,7 @@ EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
   std::map<std::size_t, std::string> why;
   // Each failed attempt leaves at least one template out of `which`.
   while (!which.empty() || !removal_only.empty()) {
-    Attempt attempt(tree, first_line, templates, kinds);
+    Attempt attempt(tree, first_line, templates, kinds, layout);
     std::optional<std::string> text = attempt.run(which, removal_only, check_only);
     if (attempt.refused.empty() && text) {
       out.changed = true;

@@ -12,6 +12,7 @@
 #include <archfit/base/file.hpp>
 #include <archfit/base/text.hpp>
 #include <archfit/base/threads.hpp>
+#include <archfit/edit/layout.hpp>
 #include <archfit/manifest/discover.hpp>
 #include <archfit/manifest/inputs.hpp>
 #include <archfit/manifest/pull_secrets.hpp>
@@ -21,8 +22,10 @@
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/feature.hpp>
 #include <archfit/run/image_answer.hpp>
+#include <archfit/run/resource_list.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/run/wants.hpp>
+#include <archfit/yaml/list_items.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/path.hpp>
 #include <archfit/yaml/stream.hpp>
@@ -56,10 +59,26 @@ struct Work {
   std::exception_ptr error;                   // a bug or a setting: fails the run
 };
 
+// A document that is a Kubernetes list, read as the stream of its items
+// (docs/architecture.md, "Lists"): each item is a piece of its own, and its
+// edits go back into the list's text in its place.
+struct ListExpansion {
+  yaml::DocumentText doc;  // the list, in the file
+  std::uint32_t index = 0;
+  std::vector<yaml::ListItem> found;
+  edit::Layout layout;  // the whole list's: what text added to an item looks like
+  ResourceListItems items;
+  std::string source;    // the list's `# Source:` comment
+  std::size_t next = 0;  // the item to hand out next
+};
+
 // A document of a file and what became of it.
 struct Piece {
   yaml::DocumentText doc;
   std::uint32_t index = 0;
+  // An item of a list: which, and of which list (index is the list's).
+  const ListExpansion* list = nullptr;
+  std::uint32_t item = 0;
   Work work;
   // The document parsed ahead of its analysis (see parse_ahead), or what
   // parsing it threw.
@@ -130,6 +149,7 @@ struct Resume {
   std::uint32_t offset = 0;
   std::uint32_t first_line = 0;
   std::uint32_t index = 0;
+  std::uint32_t item = 0;  // when the document is a list: its first item set aside
   std::uint32_t stop_index = std::numeric_limits<std::uint32_t>::max();
   std::optional<findings::Finding> stop;  // reported after the set-aside documents
 };
@@ -178,9 +198,11 @@ class Pipeline {
         if (!waiting_ && piece.work.outcome == Outcome::Deferred) {
           waiting_ = true;
           resume.set_aside = true;
-          resume.offset = piece.doc.offset;
-          resume.first_line = piece.doc.first_line;
+          const yaml::DocumentText& at = piece.list != nullptr ? piece.list->doc : piece.doc;
+          resume.offset = at.offset;
+          resume.first_line = at.first_line;
           resume.index = piece.index;
+          resume.item = piece.list != nullptr ? piece.item : 0;
         }
         if (!waiting_) finish(file, piece);
       }
@@ -193,10 +215,15 @@ class Pipeline {
       // rest of that document's window is.
       const Mode mode = waiting_ ? Mode::CollectImages : Mode::Full;
       overlap(merge, [&](std::size_t i) { analyze(file, next_[i], mode, true); });
-      if (stopped) return stop(file, resume, std::move(stopped->first), stopped->second);
-      if (next_.empty()) return;
+      if (stopped) {
+        stop(file, resume, std::move(stopped->first), stopped->second);
+        break;
+      }
+      if (next_.empty()) break;
       std::swap(window_, next_);
     }
+    window_.clear();
+    lists_.clear();
   }
 
   void second_pass() {
@@ -213,6 +240,7 @@ class Pipeline {
       FileResult& file = run_.files[f];
       yaml::StreamSplitter split(file.original, resume.offset, resume.first_line);
       std::uint32_t index = resume.index;
+      skip_items_ = resume.item;
       auto merge = [&] {
         for (Piece& piece : window_) {
           collect(file, piece);
@@ -226,6 +254,8 @@ class Pipeline {
         if (next_.empty()) break;
         std::swap(window_, next_);
       }
+      window_.clear();
+      lists_.clear();
       // The documents before the fault are reported; the file stays as it is.
       if (resume.stop) {
         report(findings::Finding(*resume.stop));
@@ -236,18 +266,65 @@ class Pipeline {
 
  private:
   // The next window of documents, up to the one at `end`, into next_ (empty
-  // at the end).
+  // at the end). A list's items are documents of the window each.
   void fill(yaml::StreamSplitter& split, std::uint32_t& index, std::uint32_t end) {
     next_.clear();
     std::size_t bytes = 0;
-    while (next_.size() < kWindow && bytes < kWindowBytes && index < end) {
+    while (next_.size() < kWindow && bytes < kWindowBytes) {
+      if (!lists_.empty() && lists_.back()->next < lists_.back()->found.size()) {
+        ListExpansion& list = *lists_.back();
+        const std::size_t i = list.next++;
+        Piece& piece = next_.emplace_back();
+        piece.doc = item_document(list, i);
+        piece.index = list.index;
+        piece.list = &list;
+        piece.item = static_cast<std::uint32_t>(i);
+        bytes += piece.doc.text.size();
+        continue;
+      }
+      if (index >= end) break;
       std::optional<yaml::DocumentText> doc = split.next();
       if (!doc) break;
+      if (doc->has_content && expand(*doc, index)) {
+        ++index;
+        continue;
+      }
       Piece& piece = next_.emplace_back();
       piece.doc = *doc;
       piece.index = index++;
       bytes += doc->text.size();
     }
+  }
+
+  // A list document read as its items, when they can stand alone.
+  bool expand(const yaml::DocumentText& doc, std::uint32_t index) {
+    std::optional<yaml::ListItems> found = yaml::list_items(doc.text);
+    if (!found || found->items.empty()) return false;
+    std::optional<ResourceListItems> items = ResourceListItems::cut(doc.text, found->items);
+    if (!items) return false;
+    auto list = std::make_unique<ListExpansion>();
+    list->doc = doc;
+    list->index = index;
+    list->layout = edit::layout_of(found->steps, doc.text, found->json);
+    list->found = std::move(found->items);
+    list->items = std::move(*items);
+    list->source = manifest::source_comment(doc.text);
+    list->next = std::min<std::size_t>(std::exchange(skip_items_, 0), list->found.size());
+    lists_.push_back(std::move(list));
+    return true;
+  }
+
+  // Item i of a list as a document: its text as cut out (after its "---"
+  // line), at its line in the file.
+  static yaml::DocumentText item_document(const ListExpansion& list, std::size_t i) {
+    const std::string& stream = list.items.stream();
+    std::string_view whole = list.items.document(stream, i);
+    yaml::DocumentText d;
+    d.text = whole.substr(4);  // "---\n"
+    d.offset = static_cast<std::uint32_t>(whole.data() + 4 - stream.data());
+    d.first_line = list.doc.first_line + list.found[i].line;
+    d.has_content = true;
+    return d;
   }
 
   // Merges the window analysed before (merge(), over window_) while the
@@ -344,6 +421,17 @@ class Pipeline {
 
   static void append(FileResult& file, Piece& piece) {
     if (piece.work.outcome != Outcome::Changed) return;
+    if (piece.list != nullptr) {
+      // The item, as edited, indented back into its place in the list.
+      const ListExpansion& list = *piece.list;
+      std::string edited = piece.work.replacements ? piece.work.replacements->apply(piece.doc.text)
+                                                   : std::move(piece.work.edited);
+      std::string text = list.items.item_text(piece.item, list.doc.text, "---\n" + edited);
+      const std::size_t begin = list.items.item_begin(piece.item);
+      file.edits.keep(list.doc.offset + begin, list.items.item_end(piece.item) - begin,
+                      std::move(text));
+      return;
+    }
     if (piece.work.replacements) {
       file.edits.take(std::move(*piece.work.replacements), piece.doc.offset);
     } else {
@@ -430,11 +518,12 @@ class Pipeline {
     yaml::Tree tree = std::move(piece.tree).value();
     piece.tree.reset();
     if (first) {
-      work.counted = true;
-      work.object = manifest::is_object(tree);
+      // A list counts once, as the object it is.
+      work.counted = piece.list == nullptr || piece.item == 0;
+      work.object = piece.list != nullptr ? piece.item == 0 : manifest::is_object(tree);
       work.secrets = manifest::find_pull_secrets(tree);
     }
-    if (mode == Mode::Full) {
+    if (mode == Mode::Full && piece.list == nullptr) {
       DocumentScope scope{file.input.name, piece.index, doc.text,
                           doc.first_line,  tree,        file.setting};
       for (const Feature* feature : options_.features) {
@@ -446,7 +535,10 @@ class Pipeline {
         return Outcome::Changed;
       }
     }
-    std::vector<manifest::Workload> workloads = manifest::discover(tree, config.kinds);
+    std::vector<manifest::Workload> workloads =
+        piece.list != nullptr ? manifest::discover_item(tree, config.kinds,
+                                                        "items[" + std::to_string(piece.item) + "]")
+                              : manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
     if (first && !look_up_locally(file, workloads, work)) return Outcome::Deferred;
     if (mode == Mode::CollectImages) return Outcome::Deferred;
@@ -469,7 +561,8 @@ class Pipeline {
     // For each planned template: where its findings are in work.findings.
     std::vector<std::pair<std::size_t, std::size_t>> finding_ranges;
     std::size_t index = 0;
-    const std::string document_source = manifest::source_comment(doc.text);
+    const std::string document_source =
+        piece.list != nullptr ? piece.list->source : manifest::source_comment(doc.text);
     auto source_of = [&document_source](const manifest::Workload& w) {
       std::string annotated = manifest::source_annotation(w);
       return annotated.empty() ? document_source : annotated;
@@ -491,6 +584,7 @@ class Pipeline {
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
         p.path = yaml::join_path(w.path, t.path);
+        if (piece.list != nullptr) p.in_item = std::min(p.path.size(), w.path.size() + 1);
         p.index = index++;
         std::size_t begin = work.findings.size();
         for (findings::Finding& f : p.plan.findings) {
@@ -519,7 +613,8 @@ class Pipeline {
       }
     }
     EditOutcome outcome =
-        apply_plans(tree, doc.first_line, planned, config.kinds, task_ == Task::Lint);
+        apply_plans(tree, doc.first_line, planned, config.kinds, task_ == Task::Lint,
+                    piece.list != nullptr ? &piece.list->layout : nullptr);
     std::size_t removed = 0;  // findings taken out before the next range
     for (const auto& [i, reason] : outcome.left_alone) {
       auto [begin, end] = finding_ranges[i];
@@ -597,6 +692,9 @@ class Pipeline {
   std::vector<Resume> resumes_;       // one per file
   std::vector<Piece> window_;         // analysed, to be merged
   std::vector<Piece> next_;           // being analysed
+  // The lists of the file being read, as their items (pieces point here).
+  std::vector<std::unique_ptr<ListExpansion>> lists_;
+  std::uint32_t skip_items_ = 0;  // of the next list: items done before it was set aside
 };
 
 }  // namespace

@@ -133,6 +133,53 @@ std::optional<ResourceListItems> ResourceListItems::split(std::string_view text,
   return out;
 }
 
+std::optional<ResourceListItems> ResourceListItems::cut(std::string_view text,
+                                                        const std::vector<yaml::ListItem>& items) {
+  // Each item after as many spaces as stand before it on its line (its "- "
+  // among them): every line of it is where it was, and the item reads alone
+  // as it reads in the list, block or flow.
+  ResourceListItems out;
+  out.stream_.reserve(text.size() + 8 * items.size());
+  for (const yaml::ListItem& li : items) {
+    Item it;
+    it.begin = li.begin;
+    it.end = li.end;
+    if (!li.flow && it.end > 0 && text[it.end - 1] != '\n') {
+      std::size_t nl = text.find('\n', it.end);
+      it.end = nl == std::string_view::npos ? text.size() : nl + 1;
+    }
+    std::size_t line_start = it.begin;
+    while (line_start > 0 && text[line_start - 1] != '\n')
+      --line_start;
+    it.pad = it.begin - line_start;
+    if (text.substr(line_start, it.pad).find_first_not_of(" -") != std::string_view::npos)
+      return std::nullopt;  // a tab, or another item's end, before it
+    it.stream_begin = out.stream_.size();
+    out.stream_ += "---\n";
+    out.stream_.append(it.pad, ' ');
+    out.stream_.append(text.substr(it.begin, it.end - it.begin));
+    if (out.stream_.back() != '\n') out.stream_ += '\n';
+    it.stream_end = out.stream_.size();
+    out.items_.push_back(it);
+  }
+  return out;
+}
+
+std::string ResourceListItems::item_text(std::size_t i, std::string_view text,
+                                         std::string_view edited) const {
+  const Item& item = items_.at(i);
+  std::string_view head = edited.substr(0, 4 + item.pad);
+  if (head.substr(0, 4) != "---\n" || head.find_first_not_of(' ', 4) != std::string_view::npos)
+    fail(ErrorKind::Internal, "an edit of a list's item took its document marker");
+  std::string out;
+  out.reserve(edited.size() + edited.size() / 8);
+  const std::function<void(std::string_view)> put = [&out](std::string_view part) { out += part; };
+  Indenter indent(item.indent, put);
+  indent.add(edited.substr(4 + item.pad));
+  indent.finish(item.end == item.begin || text[item.end - 1] == '\n');
+  return out;
+}
+
 bool ResourceListItems::add(std::string_view text, std::size_t begin, std::size_t end,
                             std::size_t indent) {
   Item it;
@@ -302,7 +349,7 @@ void ResourceListItems::join(std::string_view text, std::string_view stream, con
     const Item& item = *it;
     // The item's document as edited, after its "---" line: the stream's
     // bytes between the item's replacements, and theirs.
-    std::size_t content = item.stream_begin + 4;
+    std::size_t content = item.stream_begin + 4 + item.pad;
     std::string_view inserted = all[i].text;
     std::string_view marker =
         stream.substr(all[i].begin, std::max(all[i].begin, content) - all[i].begin);

@@ -468,11 +468,13 @@ std::string ManifestGenerator::document(std::size_t index) {
   std::string name = "w" + std::to_string(index);
   GenNode root;
   if (chance(8)) {
-    // Two workloads in a List, sharing something through an anchor.
+    // Workloads in a List: two sharing something through an anchor (the list
+    // is read whole), or two to four on their own (read item by item).
     GenNode first = pod_template(name + "a");
     GenNode second = pod_template(name + "b");
     GenNode& spec = first.entries.back().second;
-    if (chance(50)) {
+    const bool shares = chance(50);
+    if (shares && chance(50)) {
       GenNode shared = GenNode::sequence();
       GenNode dedicated = GenNode::mapping(true);
       dedicated.add("key", GenNode::scalar("dedicated"));
@@ -484,7 +486,7 @@ std::string ManifestGenerator::document(std::size_t index) {
       GenNode& other = second.entries.back().second;
       std::erase_if(other.entries, [](const auto& e) { return e.first == "tolerations"; });
       other.add("tolerations", GenNode::alias("tols"));
-    } else {
+    } else if (shares) {
       spec.anchor = "podspec";
       spec.flow = false;
       GenNode merged = GenNode::mapping();
@@ -498,6 +500,9 @@ std::string ManifestGenerator::document(std::size_t index) {
     GenNode items = GenNode::sequence();
     items.push(workload(name + "a", std::move(first)));
     items.push(workload(name + "b", std::move(second)));
+    for (int more = shares ? 0 : pick(3); more > 0; --more)
+      items.push(workload(name + std::string(1, static_cast<char>('b' + more)),
+                          pod_template(name + std::string(1, static_cast<char>('b' + more)))));
     root.add("items", std::move(items));
   } else {
     root = workload(name, pod_template(name));

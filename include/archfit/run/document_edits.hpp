@@ -12,10 +12,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include <archfit/base/splices.hpp>
+#include <archfit/edit/layout.hpp>
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/yaml/node.hpp>
@@ -27,6 +29,11 @@ struct PlannedTemplate {
   placement::TemplatePlan plan;
   std::string path;       // of the template mapping from the document root
   std::size_t index = 0;  // among all of the document's templates, in discovery order
+  // For an item of a list, analysed as a document of its own: how much of
+  // `path` is the item's place in the list ("items[3]" and its '.'). What is
+  // edited is the item, from its own root.
+  std::size_t in_item = 0;
+  std::string_view edit_path() const { return std::string_view(path).substr(in_item); }
 };
 
 struct EditOutcome {
@@ -41,8 +48,10 @@ struct EditOutcome {
 
 // With `check_only`, finds out only which templates would be left alone; the
 // text is produced only where that takes it (records, values given back).
+// `layout`: how added text must look (edit::edit_document).
 EditOutcome apply_plans(const yaml::Tree& tree, std::uint32_t first_line,
                         const std::vector<PlannedTemplate>& templates,
-                        const manifest::KindTable& kinds, bool check_only);
+                        const manifest::KindTable& kinds, bool check_only,
+                        const edit::Layout* layout = nullptr);
 
 }  // namespace archfit::run

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <archfit/base/splices.hpp>
+#include <archfit/yaml/list_items.hpp>
 #include <archfit/yaml/node.hpp>
 
 namespace archfit::run {
@@ -35,6 +36,19 @@ class ResourceListItems {
   // parsed when the run analyses it, and split() remains for the rest.
   static std::optional<ResourceListItems> scan(std::string_view text);
   const std::string& skeleton() const { return skeleton_; }
+
+  // The items yaml::list_items found in a list document's `text`, each as it
+  // is, after as many spaces as stood before it on its line: every line and
+  // column of an item stays where it was. Nothing when something other than
+  // spaces and "- " stands before an item on its line.
+  static std::optional<ResourceListItems> cut(std::string_view text,
+                                              const std::vector<yaml::ListItem>& items);
+  // Item i's place in the list's text.
+  std::size_t item_begin(std::size_t i) const { return items_.at(i).begin; }
+  std::size_t item_end(std::size_t i) const { return items_.at(i).end; }
+  // What item i's place in `text` holds once its document reads `edited` (a
+  // document of the stream as edited, from its "---" line).
+  std::string item_text(std::size_t i, std::string_view text, std::string_view edited) const;
 
   // The items, each a document after a "---" line; document i is item i.
   const std::string& stream() const { return stream_; }
@@ -70,6 +84,7 @@ class ResourceListItems {
     std::size_t indent = 0;
     std::size_t stream_begin = 0;  // the same item in stream()
     std::size_t stream_end = 0;
+    std::size_t pad = 0;  // cut(): spaces after its "---" line, for what stood before it
   };
   bool add(std::string_view text, std::size_t begin, std::size_t end, std::size_t indent);
 
