@@ -36,6 +36,8 @@ namespace archfit::run {
 
 namespace {
 
+std::atomic<bool> lists_by_items{true};
+
 enum class Outcome { Unchanged, Changed, Deferred };
 
 // What one document yields. Documents are analysed concurrently, each into
@@ -298,6 +300,7 @@ class Pipeline {
 
   // A list document read as its items, when they can stand alone.
   bool expand(const yaml::DocumentText& doc, std::uint32_t index) {
+    if (!lists_by_items.load(std::memory_order_relaxed)) return false;
     std::optional<yaml::ListItems> found = yaml::list_items(doc.text);
     if (!found || found->items.empty()) return false;
     std::optional<ResourceListItems> items = ResourceListItems::cut(doc.text, found->items);
@@ -407,6 +410,19 @@ class Pipeline {
   // Folds a final document's work into the run, in document order.
   void finish(FileResult& file, Piece& piece) {
     Work& w = piece.work;
+    if (piece.list != nullptr) {
+      // A flow item far along its line was cut out without its columns: its
+      // findings on that line get them back.
+      const yaml::ListItem& found = piece.list->found[piece.item];
+      const auto shift =
+          static_cast<std::uint32_t>(piece.list->items.item_shift(piece.item, found));
+      const std::uint32_t first = piece.doc.first_line + 1;
+      for (findings::Finding& f : w.findings) {
+        if (shift == 0) break;
+        if (f.line == first && f.column != 0) f.column += shift;
+        if (f.end_line == first && f.end_column != 0) f.end_column += shift;
+      }
+    }
     run_.workloads += w.workloads;
     run_.templates += w.templates;
     run_.unresolved_failure = run_.unresolved_failure || w.unresolved_failure;
@@ -698,6 +714,10 @@ class Pipeline {
 };
 
 }  // namespace
+
+void read_lists_by_items(bool on) {
+  lists_by_items.store(on, std::memory_order_relaxed);
+}
 
 bool is_fault(const findings::Finding& f) {
   return f.rule == "invalid-document" || f.rule == "unreadable-file";

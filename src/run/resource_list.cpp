@@ -148,12 +148,19 @@ std::optional<ResourceListItems> ResourceListItems::cut(std::string_view text,
       std::size_t nl = text.find('\n', it.end);
       it.end = nl == std::string_view::npos ? text.size() : nl + 1;
     }
-    std::size_t line_start = it.begin;
-    while (line_start > 0 && text[line_start - 1] != '\n')
-      --line_start;
-    it.pad = it.begin - line_start;
-    if (text.substr(line_start, it.pad).find_first_not_of(" -") != std::string_view::npos)
-      return std::nullopt;  // a tab, or another item's end, before it
+    if (li.flow) {
+      // Whatever stands before it, a flow item reads alone; so many spaces
+      // for its column, unless it stands far along a line (a list written on
+      // one line): item_shift() says what its first line's columns lack.
+      it.pad = li.column <= kMostPad ? li.column : 0;
+    } else {
+      std::size_t line_start = it.begin;
+      while (line_start > 0 && text[line_start - 1] != '\n')
+        --line_start;
+      it.pad = it.begin - line_start;
+      if (text.substr(line_start, it.pad).find_first_not_of(" -") != std::string_view::npos)
+        return std::nullopt;  // a tab before it
+    }
     it.stream_begin = out.stream_.size();
     out.stream_ += "---\n";
     out.stream_.append(it.pad, ' ');
@@ -163,6 +170,10 @@ std::optional<ResourceListItems> ResourceListItems::cut(std::string_view text,
     out.items_.push_back(it);
   }
   return out;
+}
+
+std::size_t ResourceListItems::item_shift(std::size_t i, const yaml::ListItem& found) const {
+  return found.column - items_.at(i).pad;
 }
 
 std::string ResourceListItems::item_text(std::size_t i, std::string_view text,

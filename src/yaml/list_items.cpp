@@ -1,3 +1,4 @@
+#include <map>
 #include <set>
 #include <string>
 
@@ -14,18 +15,18 @@ namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-bool has_props(const yaml_event_t& e) {
+const yaml_char_t* anchor_of(const yaml_event_t& e) {
   switch (e.type) {
     case YAML_SCALAR_EVENT:
-      return e.data.scalar.anchor != nullptr;
+      return e.data.scalar.anchor;
     case YAML_SEQUENCE_START_EVENT:
-      return e.data.sequence_start.anchor != nullptr || e.data.sequence_start.tag != nullptr;
+      return e.data.sequence_start.anchor;
     case YAML_MAPPING_START_EVENT:
-      return e.data.mapping_start.anchor != nullptr || e.data.mapping_start.tag != nullptr;
+      return e.data.mapping_start.anchor;
     case YAML_ALIAS_EVENT:
-      return true;
+      return e.data.alias.anchor;
     default:
-      return false;
+      return nullptr;
   }
 }
 
@@ -54,6 +55,9 @@ std::optional<ListItems> list_items(std::string_view document) {
   auto at = [&](const yaml_mark_t& m) { return offsets.byte_offset(m.index) + skipped; };
   ListItems out;
   std::set<std::string, std::less<>> keys;  // of the list's top
+  // Anchors, by the item they are in (-1: outside every item): an item's
+  // aliases must name its own, for the item to read alone as it reads here.
+  std::map<std::string, long, std::less<>> anchors;
   bool list_kind = false;
   int documents = 0;
   std::vector<Frame> stack;
@@ -64,7 +68,16 @@ std::optional<ListItems> list_items(std::string_view document) {
     if (!event.next(parser)) return std::nullopt;
     const yaml_event_t& e = *event;
     if (e.type == YAML_STREAM_END_EVENT) break;
-    if (has_props(e)) return std::nullopt;
+    const long in_item = open != nullptr ? static_cast<long>(out.items.size()) - 1 : -1;
+    if (const yaml_char_t* a = anchor_of(e)) {
+      std::string name(reinterpret_cast<const char*>(a));
+      if (e.type == YAML_ALIAS_EVENT) {
+        auto it = anchors.find(name);
+        if (in_item >= 0 && (it == anchors.end() || it->second != in_item)) return std::nullopt;
+      } else {
+        anchors[name] = in_item;
+      }
+    }
     if (e.type == YAML_DOCUMENT_START_EVENT) {
       if (++documents > 1) return std::nullopt;
       continue;
@@ -130,6 +143,8 @@ std::optional<ListItems> list_items(std::string_view document) {
       // An item of the list's `items`.
       if (stack.size() == 2 && key == "items") {
         if (!is_mapping) return std::nullopt;  // an item that is no object
+        if (e.data.mapping_start.anchor != nullptr || e.data.mapping_start.tag != nullptr)
+          return std::nullopt;  // its text would not start at its first key
         ListItem& item = out.items.emplace_back();
         item.begin = at(e.start_mark);
         item.end = at(e.end_mark);

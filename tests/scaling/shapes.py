@@ -69,6 +69,25 @@ def list_items(n):
     return Shape(["apiVersion: v1\nkind: List\nitems:\n" + items])
 
 
+def list_items_flow(n):
+    # The whole list on one line, as a JSON-minded generator writes it.
+    item = ('{apiVersion: apps/v1, kind: Deployment, metadata: {name: web-%d}, spec: {template: '
+            '{spec: {containers: [{name: c, image: "%s"}]}}}}')
+    return Shape(["{apiVersion: v1, kind: List, items: [" +
+                  ", ".join(item % (i, AMD64_ONLY if i % 2 else EVERYWHERE) for i in range(n)) + "]}\n"])
+
+
+def list_items_anchored(n):
+    # Anchors of the items' own (a selector's labels written once): still
+    # read item by item.
+    shape = list_items(n)
+    doc = shape.documents[0].replace("kind: List\n", "kind: List\nmetadata: &meta {}\n", 1)
+    doc = doc.replace("    template:\n      metadata:\n        labels: {app:",
+                      "    template:\n      metadata:\n        labels: &labels {app:")
+    shape.documents[0] = doc
+    return shape
+
+
 def files(n):
     return Shape(files={f"team{i % 50}/app{i % 400}/deploy{i}.yaml": deployment(f"web-{i}")
                         for i in range(n)})

@@ -45,6 +45,10 @@ row("documents", [s for s in SURFACES if s != "lock-set"], shapes.documents, 250
     "Deployments in one stream")
 row("list-items", ["fix", "fix-diff", "lint-json", "post-render", "krm"], shapes.list_items, 2500,
     "Deployments as the items of one kind: List")
+row("list-items-flow", ["fix", "lint-json", "post-render"], shapes.list_items_flow, 2500,
+    "Deployments as the items of one kind: List on one line")
+row("list-items-anchored", ["fix", "lint-json"], shapes.list_items_anchored, 1000,
+    "Deployments as the items of one kind: List, with anchors of their own")
 row("files", ["fix", "lint-text", "lint-json", "images"], shapes.files, 500,
     "files of one Deployment each, in 50 x 400 directories")
 row("settings", ["fix", "lint-text"], shapes.settings, 150,

@@ -46,6 +46,11 @@ class ResourceListItems {
   // Item i's place in the list's text.
   std::size_t item_begin(std::size_t i) const { return items_.at(i).begin; }
   std::size_t item_end(std::size_t i) const { return items_.at(i).end; }
+  // The columns item i's first line lacks in its document (`found`: what
+  // cut() was given for it): none, but for a flow item far along its line,
+  // which is not padded to its column.
+  std::size_t item_shift(std::size_t i, const yaml::ListItem& found) const;
+  static constexpr std::size_t kMostPad = 1024;
   // What item i's place in `text` holds once its document reads `edited` (a
   // document of the stream as edited, from its "---" line).
   std::string item_text(std::size_t i, std::string_view text, std::string_view edited) const;

@@ -110,6 +110,10 @@ struct RunOptions {
 // `unreadable-file`).
 bool is_fault(const findings::Finding& f);
 
+// Whether a list document whose items can stand alone is read item by item
+// (the default) or whole. A seam for tests: what both give must agree.
+void read_lists_by_items(bool on);
+
 // Receives what each document yields once it is final, in report order:
 // files by name, then documents; a document's workloads, then its findings by
 // line, column and rule. The run keeps none of them, so that its memory
