@@ -1,6 +1,8 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
+#include <utility>
 #include <vector>
 
 #include <archfit/base/unified_diff.hpp>
@@ -33,7 +35,11 @@ std::string range(std::size_t lines_before, std::size_t count) {
 // last `context` kept lines (views of the original, which outlives it).
 class HunkWriter {
  public:
-  HunkWriter(std::string& out, std::size_t context) : out_(out), context_(context) {}
+  // Hunks go to `put` a few at a time, after `header`, which goes first
+  // when there is any.
+  HunkWriter(const std::function<void(std::string_view)>& put, std::string header,
+             std::size_t context)
+      : put_(put), header_(std::move(header)), context_(context) {}
 
   void keep(std::string_view line) {
     ++a_lines_, ++b_lines_;
@@ -69,6 +75,7 @@ class HunkWriter {
 
   void finish() {
     if (open_) close();
+    flush();
   }
 
  private:
@@ -84,14 +91,27 @@ class HunkWriter {
     hunk_.clear();
     open_ = false;
     trailing_ = 0;
+    if (out_.size() >= kPiece) flush();
   }
+
+  // What is written so far goes out: a diff of any size is held a piece at
+  // a time.
+  void flush() {
+    if (out_.empty()) return;
+    if (!header_.empty()) put_(std::exchange(header_, std::string()));
+    put_(out_);
+    out_.clear();
+  }
+  static constexpr std::size_t kPiece = 64 * 1024;
 
   // Copies: a region's new text lives only while the region is compared.
   struct Line {
     char mark;
     std::string text;
   };
-  std::string& out_;
+  const std::function<void(std::string_view)>& put_;
+  std::string header_;
+  std::string out_;
   const std::size_t context_;
   std::size_t a_lines_ = 0, b_lines_ = 0;  // lines of each side taken so far
   std::deque<std::string_view> recent_;    // the last kept lines since a change
@@ -135,11 +155,12 @@ std::size_t whole_line_end(std::string_view text, std::size_t pos) {
 
 }  // namespace
 
-std::string unified_diff(std::string_view original, const Splices& edits,
-                         const std::string& before_name, const std::string& after_name,
-                         int context) {
-  std::string out;
-  HunkWriter writer(out, static_cast<std::size_t>(context < 0 ? 0 : context));
+void write_unified_diff(std::string_view original, const Splices& edits,
+                        const std::string& before_name, const std::string& after_name,
+                        const std::function<void(std::string_view)>& put, int context) {
+  HunkWriter writer(
+      put, "--- " + git_quoted_path(before_name) + "\n+++ " + git_quoted_path(after_name) + "\n",
+      static_cast<std::size_t>(context < 0 ? 0 : context));
   const Splices::List& all = edits.replacements();
   std::size_t done = 0;  // bytes of the original fed to the writer
   for (std::size_t i = 0; i < all.size();) {
@@ -191,9 +212,16 @@ std::string unified_diff(std::string_view original, const Splices& edits,
     done = end;
   }
   writer.finish();
-  if (out.empty()) return out;
-  return "--- " + git_quoted_path(before_name) + "\n+++ " + git_quoted_path(after_name) + "\n" +
-         out;
+}
+
+std::string unified_diff(std::string_view original, const Splices& edits,
+                         const std::string& before_name, const std::string& after_name,
+                         int context) {
+  std::string out;
+  write_unified_diff(
+      original, edits, before_name, after_name, [&out](std::string_view part) { out += part; },
+      context);
+  return out;
 }
 
 std::string unified_diff(std::string_view before, std::string_view after,

@@ -200,7 +200,7 @@ LockFile LockFile::parse(std::string_view text, const std::string& name) {
     std::size_t before = out.entries_.size();
     out.entries_.try_emplace(
         out.entries_.end(), ref.canonical(),
-        Stored{std::move(entry.digest), out.intern(std::move(entry.platforms))});
+        Stored{out.add_digest(std::move(entry.digest)), out.intern(std::move(entry.platforms))});
     return out.entries_.size() > before;
   });
   return out;
@@ -210,6 +210,13 @@ LockFile LockFile::load(const std::filesystem::path& path) {
   return parse(read_file(path, ReadLimit{kMaxLockBytes, "a lock file"}), path.string());
 }
 
+std::uint32_t LockFile::add_digest(std::string digest) {
+  if (digest.empty()) return 0;
+  if (digests_.empty()) digests_.emplace_back();  // 0: none
+  digests_.push_back(std::move(digest));
+  return static_cast<std::uint32_t>(digests_.size() - 1);
+}
+
 std::uint32_t LockFile::intern(image::PlatformSet set) {
   auto [it, inserted] = set_index_.try_emplace(set.str(), static_cast<std::uint32_t>(sets_.size()));
   if (inserted) sets_.push_back(std::move(set));
@@ -217,7 +224,8 @@ std::uint32_t LockFile::intern(image::PlatformSet set) {
 }
 
 LockEntry LockFile::entry_of(const Stored& stored) const {
-  return LockEntry{stored.digest, sets_[stored.platforms]};
+  return LockEntry{stored.digest == 0 ? std::string() : digests_[stored.digest],
+                   sets_[stored.platforms]};
 }
 
 // A reference with a digest names one image whatever its tag says, so it also
@@ -231,7 +239,9 @@ std::optional<LockEntry> LockFile::find(const image::Reference& ref) const {
   }
   if (!ref.tag().empty()) {
     auto it = entries_.find(ref.name() + ":" + ref.tag());
-    if (it != entries_.end() && it->second.digest == ref.digest()) return entry_of(it->second);
+    if (it != entries_.end() && it->second.digest != 0 &&
+        digests_[it->second.digest] == ref.digest())
+      return entry_of(it->second);
   }
   return std::nullopt;
 }
@@ -241,15 +251,42 @@ void LockFile::set(const image::Reference& ref, LockEntry entry) {
     fail(ErrorKind::Internal,
          "lock entry for " + archfit::quoted(ref.canonical()) + " has no platforms");
   }
-  entries_[ref.canonical()] = Stored{std::move(entry.digest), intern(std::move(entry.platforms))};
+  entries_[ref.canonical()] =
+      Stored{add_digest(std::move(entry.digest)), intern(std::move(entry.platforms))};
 }
 
 // The bytes `jq -S --indent 2` would print: keys sorted (std::map keeps the
 // image keys sorted; "digest" < "platforms" and "images" < "version" by
 // writing them in that order), two-space indent, one array item per line.
-std::string LockFile::serialize() const {
-  rapidjson::StringBuffer buffer;
-  rapidjson::PrettyWriter<rapidjson::StringBuffer> writer(buffer);
+namespace {
+
+// RapidJSON's output stream over a sink, a piece of 64 KiB at a time.
+class PieceStream {
+ public:
+  using Ch = char;
+  explicit PieceStream(const std::function<void(std::string_view)>& put) : put_(put) {
+    piece_.reserve(kPiece);
+  }
+  void Put(char c) {
+    piece_.push_back(c);
+    if (piece_.size() == kPiece) Flush();
+  }
+  void Flush() {
+    if (!piece_.empty()) put_(piece_);
+    piece_.clear();
+  }
+
+ private:
+  static constexpr std::size_t kPiece = 64 * 1024;
+  const std::function<void(std::string_view)>& put_;
+  std::string piece_;
+};
+
+}  // namespace
+
+void LockFile::write(const std::function<void(std::string_view)>& put) const {
+  PieceStream stream(put);
+  rapidjson::PrettyWriter<PieceStream> writer(stream);
   writer.SetIndent(' ', 2);
   auto key = [&writer](const std::string& k) {
     writer.Key(k.c_str(), static_cast<rapidjson::SizeType>(k.size()));
@@ -261,16 +298,15 @@ std::string LockFile::serialize() const {
   key("images");
   writer.StartObject();
   for (const auto& [ref, stored] : entries_) {
-    LockEntry entry = entry_of(stored);
     key(ref);
     writer.StartObject();
-    if (!entry.digest.empty()) {
+    if (stored.digest != 0) {
       key("digest");
-      string(entry.digest);
+      string(digests_[stored.digest]);
     }
     key("platforms");
     writer.StartArray();
-    for (const std::string& p : entry.platforms.strs())
+    for (const std::string& p : sets_[stored.platforms].strs())
       string(p);
     writer.EndArray();
     writer.EndObject();
@@ -279,7 +315,14 @@ std::string LockFile::serialize() const {
   key("version");
   writer.Int64(kVersion);
   writer.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  stream.Put('\n');
+  stream.Flush();
+}
+
+std::string LockFile::serialize() const {
+  std::string out;
+  write([&out](std::string_view part) { out += part; });
+  return out;
 }
 
 std::string LockFile::skeleton(const std::vector<std::string>& canonical_refs) {

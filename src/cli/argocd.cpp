@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <sys/mman.h>
@@ -172,7 +173,13 @@ UniqueFd memory_file(std::string_view text) {
 // rendered text on stdin: what it writes on stdout, and its exit status. In
 // process rather than a child: an image or a sandbox may have no /proc to
 // find this executable again.
-Captured post_render_here(const std::vector<std::string>& args, int rendered) {
+// What post-render wrote, in a memory file, and its status.
+struct Fixed {
+  UniqueFd out;
+  int exit_code = 0;
+};
+
+Fixed post_render_here(const std::vector<std::string>& args, int rendered) {
   UniqueFd out = memory_file("");
   std::cout.flush();
   std::fflush(stdout);
@@ -193,7 +200,7 @@ Captured post_render_here(const std::vector<std::string>& args, int rendered) {
   } restore{saved_in.get(), saved_out.get()};
   if (::dup2(rendered, STDIN_FILENO) < 0 || ::dup2(out.get(), STDOUT_FILENO) < 0)
     fail_system("cannot hand the rendered manifests to post-render", errno);
-  Captured result;
+  Fixed result;
   {
     CLI::App app;
     app.name("archfit");
@@ -211,25 +218,44 @@ Captured post_render_here(const std::vector<std::string>& args, int rendered) {
   }
   std::cout.flush();
   std::fflush(stdout);
-  struct stat st {};
-  if (::fstat(out.get(), &st) != 0 || ::lseek(out.get(), 0, SEEK_SET) != 0)
-    fail_system("cannot read what post-render wrote", errno);
-  result.out.resize(static_cast<std::size_t>(st.st_size));
-  for (std::size_t done = 0; done < result.out.size();) {
-    ssize_t n = ::read(out.get(), result.out.data() + done, result.out.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) fail_system("cannot read what post-render wrote", n < 0 ? errno : EIO);
-    done += static_cast<std::size_t>(n);
-  }
+  result.out = std::move(out);
   return result;
 }
 
-// A line that starts a manifest's apiVersion or kind.
-bool holds_a_manifest(std::string_view text) {
-  for (std::string_view line : split(text, '\n')) {
-    if (line.starts_with("apiVersion:") || line.starts_with("kind:")) return true;
+// Reads what `fd` holds from its start, a piece at a time: post-render's
+// output is never held whole (it may be many times a sidecar's memory).
+void each_piece(int fd, const std::function<void(std::string_view)>& take) {
+  if (::lseek(fd, 0, SEEK_SET) != 0) fail_system("cannot read what post-render wrote", errno);
+  std::string piece(std::size_t{64} << 10, '\0');
+  for (;;) {
+    ssize_t n = ::read(fd, piece.data(), piece.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail_system("cannot read what post-render wrote", errno);
+    if (n == 0) return;
+    take(std::string_view(piece.data(), static_cast<std::size_t>(n)));
   }
-  return false;
+}
+
+// A line that starts a manifest's apiVersion or kind.
+bool holds_a_manifest(int fd) {
+  bool found = false;
+  std::string start;  // of the line being read, up to what the test needs
+  bool line_start = true;
+  each_piece(fd, [&](std::string_view part) {
+    for (char c : part) {
+      if (found) return;
+      if (c == '\n') {
+        start.clear();
+        line_start = true;
+        continue;
+      }
+      if (!line_start) continue;
+      start += c;
+      if (start == "apiVersion:" || start == "kind:") found = true;
+      if (start.size() >= 11) line_start = false;
+    }
+  });
+  return found;
 }
 
 int generate(const ArgoCdOptions& o) {
@@ -248,17 +274,18 @@ int generate(const ArgoCdOptions& o) {
   UniqueFd devnull(::open("/dev/null", O_RDONLY | O_CLOEXEC));
   if (!devnull.valid()) fail_system("cannot open /dev/null", errno);
   UniqueFd rendered = memory_file(render(o.kind, source, devnull.get()));
-  Captured fixed = post_render_here(post_render, rendered.get());
+  Fixed fixed = post_render_here(post_render, rendered.get());
   if (fixed.exit_code != 0) {
     // post-render said why on stderr; its status says what kind of failure.
     return fixed.exit_code < 128 ? fixed.exit_code : kUsageOrInput;
   }
-  if (!holds_a_manifest(fixed.out)) {
+  if (!holds_a_manifest(fixed.out.get())) {
     fail(ErrorKind::Input,
          "the application rendered no manifests; refusing to print nothing (Argo CD would prune "
          "every resource)");
   }
-  write_stdout({fixed.out});
+  std::cout.flush();
+  each_piece(fixed.out.get(), [](std::string_view part) { write_stdout({part}); });
   return kOk;
 }
 

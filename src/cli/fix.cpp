@@ -53,6 +53,14 @@ void write_leftover(std::ostream& out, const findings::Finding& f) {
   out << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
 }
 
+// A file's patch on stdout, a piece at a time.
+void print_diff(const run::FileResult& file) {
+  write_unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name,
+                     [](std::string_view part) {
+                       std::cout.write(part.data(), static_cast<std::streamsize>(part.size()));
+                     });
+}
+
 // fix --check or --diff with reports: lint's report of the same run (every
 // finding) in each format asked for, with the diff of what would change in
 // the formats that show it; --diff also prints the patch on stdout. Exit 1
@@ -68,18 +76,18 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
   print_resolved(std::cerr, setup.stats());
   write_changed_files(o, run);
   std::size_t changed = 0;
-  std::string patch;
   for (const run::FileResult& file : run.files) {
     if (!file.changed()) continue;
     ++changed;
-    if (!o.diff && !report.shows_diffs()) continue;
-    std::string diff =
-        unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name);
-    report.add_diff(diff);
-    if (o.diff) patch += diff;
+    // The patch goes to stdout as it is made; a report that shows diffs
+    // keeps its own.
+    if (o.diff) print_diff(file);
+    if (report.shows_diffs()) {
+      report.add_diff(
+          unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name));
+    }
   }
   report.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
-  if (o.diff) std::cout << patch;
   if (run.unresolved_failure) {
     std::cerr << kUnresolvedFailure << '\n';
     return kUnresolved;
@@ -148,8 +156,7 @@ int run_fix(const FixOptions& o) {
       if (o.check) {
         std::cout << "would change " << file.input.name << '\n';
       } else {
-        std::cout << unified_diff(file.original, file.edits, "a/" + file.input.name,
-                                  "b/" + file.input.name);
+        print_diff(file);
       }
     }
     write_changed_files(o, run);

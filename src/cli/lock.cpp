@@ -1,5 +1,6 @@
 // `archfit lock [PATH...]`: resolve every image of the manifests again and
 // write the lock file, so that later runs (CI, pre-commit) need no network.
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -31,13 +32,30 @@ struct LockOptions {
 };
 
 // Writes `lock` to `path` unless it already holds exactly these bytes.
+// Whether the file at `path` holds exactly `content`, compared a piece at a
+// time (neither is held whole).
+bool holds(const std::filesystem::path& path, const Content& content) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return false;
+  bool same = true;
+  std::string buffer;
+  content([&](std::string_view part) {
+    if (!same) return;
+    buffer.resize(part.size());
+    file.read(buffer.data(), static_cast<std::streamsize>(part.size()));
+    same = static_cast<std::size_t>(file.gcount()) == part.size() && buffer == part;
+  });
+  return same && file.peek() == std::ifstream::traits_type::eof();
+}
+
 void write_lock(const std::filesystem::path& path, const cache::LockFile& lock, bool quiet,
                 const std::string& what) {
-  std::string text = lock.serialize();
+  const Content text = [&lock](const std::function<void(std::string_view)>& put) {
+    lock.write(put);
+  };
   bool same = false;
   std::error_code ec;
-  if (std::filesystem::exists(path, ec))
-    same = read_file(path, ReadLimit{kMaxLockBytes, "a lock file"}) == text;
+  if (std::filesystem::is_regular_file(path, ec)) same = holds(path, text);
   if (!same) write_atomically(path, text);
   if (!quiet) {
     std::cerr << (same ? "unchanged " : "wrote ") << path.string() << ": " << lock.size()

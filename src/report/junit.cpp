@@ -1,9 +1,14 @@
 // junit: the XML CI test reporters read. A test suite per file, a test case
 // per workload (passing when it has no error or warning finding), and in a
 // failing case one failure per finding of severity warning or error; infos go
-// to the case's system-out. Suites are held in a spool until the totals of
-// <testsuites> are known.
-#include <deque>
+// to the case's system-out. A workload's case is written as soon as its
+// findings are all there (they come after it, before the next workloads), to
+// a spool of its file's cases, and a file's suite, once its counts are known,
+// to a spool of suites until the totals of <testsuites> are: what the writer
+// holds in memory is one document's cases, whatever the stream's size.
+#include <memory>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <archfit/base/spool.hpp>
@@ -68,8 +73,8 @@ std::string case_name(const WorkloadSeen& w) {
 
 struct Case {
   WorkloadSeen workload;
-  std::vector<const findings::Finding*> failures;  // point into findings_
-  std::string out;                                 // infos
+  std::vector<findings::Finding> failures;
+  std::string out;  // infos
 };
 
 class JunitWriter : public Writer {
@@ -77,38 +82,38 @@ class JunitWriter : public Writer {
   explicit JunitWriter(std::ostream& out) : out_(out) {}
 
   void add_workload(const WorkloadSeen& w) override {
-    if (w.file != file_) flush();
+    if (w.file != file_) flush_file();
+    // A workload after findings starts the next group: those before have
+    // all their findings.
+    if (findings_seen_ || (!cases_.empty() && cases_.back().workload.document != w.document))
+      flush_cases();
     file_ = w.file;
     cases_.push_back(Case{w, {}, {}});
+    by_key_[key_of(w.document, w.resource)] = cases_.size() - 1;
   }
 
   void add(const findings::Finding& f) override {
-    if (f.file != file_) flush();
+    if (f.file != file_) flush_file();
+    if (!cases_.empty() && cases_.back().workload.document != f.document) flush_cases();
     file_ = f.file;
+    findings_seen_ = true;
     Case* c = nullptr;
-    for (auto it = cases_.rbegin(); it != cases_.rend(); ++it) {
-      const WorkloadSeen& w = it->workload;
-      if (w.document == f.document && w.resource.kind == f.resource.kind &&
-          w.resource.name == f.resource.name &&
-          w.resource.namespace_name == f.resource.namespace_name) {
-        c = &*it;
-        break;
-      }
-    }
+    std::string key = key_of(f.document, f.resource);
+    if (auto it = by_key_.find(key); it != by_key_.end()) c = &cases_[it->second];
     if (c == nullptr) {  // a finding of no workload read: a case of its own
       cases_.push_back(Case{WorkloadSeen{f.file, f.document, f.line, f.resource}, {}, {}});
+      by_key_[key] = cases_.size() - 1;
       c = &cases_.back();
     }
     if (f.severity == findings::Severity::Info) {
       c->out += line_of(f) + "\n";
     } else {
-      findings_.push_back(f);
-      c->failures.push_back(&findings_.back());
+      c->failures.push_back(f);
     }
   }
 
   void finish(const Summary&) override {
-    flush();
+    flush_file();
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          << "<testsuites name=\"archfit\" tests=\"" << tests_ << "\" failures=\"" << failures_
          << "\" errors=\"0\" skipped=\"0\">\n";
@@ -127,43 +132,72 @@ class JunitWriter : public Writer {
            f.message;
   }
 
-  // Writes the suite of the file read so far.
-  void flush() {
-    if (cases_.empty()) return;
-    std::size_t failed = 0;
-    for (const Case& c : cases_)
-      failed += c.failures.empty() ? 0 : 1;
-    std::ostream& s = suites_.out();
-    s << "  <testsuite name=\"" << xml(file_) << "\" tests=\"" << cases_.size() << "\" failures=\""
-      << failed << "\" errors=\"0\" skipped=\"0\">\n";
-    for (const Case& c : cases_) {
-      s << "    <testcase classname=\"" << xml(file_) << "\" name=\"" << xml(case_name(c.workload))
-        << "\" file=\"" << xml(file_) << "\"";
-      if (c.workload.line > 0) s << " line=\"" << c.workload.line << "\"";
-      if (c.failures.empty() && c.out.empty()) {
-        s << "/>\n";
-        continue;
-      }
-      s << ">\n";
-      for (const findings::Finding* f : c.failures) {
-        s << "      <failure type=\"" << xml(f->rule) << "\" message=\"" << xml(f->message, true)
-          << "\">" << xml(line_of(*f)) << "</failure>\n";
-      }
-      if (!c.out.empty()) s << "      <system-out>" << xml(c.out) << "</system-out>\n";
-      s << "    </testcase>\n";
+  static std::string key_of(std::uint32_t document, const findings::ResourceRef& r) {
+    std::string key = std::to_string(document);
+    for (const std::string* part : {&r.kind, &r.namespace_name, &r.name}) {
+      key += '\0';
+      key += *part;
     }
-    s << "  </testsuite>\n";
-    tests_ += cases_.size();
-    failures_ += failed;
+    return key;
+  }
+
+  // Writes the cases held to the file's spool.
+  void flush_cases() {
+    if (!cases_.empty()) {
+      if (!cases_spool_) cases_spool_ = std::make_unique<Spool>();
+      std::ostream& s = cases_spool_->out();
+      for (const Case& c : cases_) {
+        ++file_tests_;
+        if (!c.failures.empty()) ++file_failures_;
+        s << "    <testcase classname=\"" << xml(file_) << "\" name=\""
+          << xml(case_name(c.workload)) << "\" file=\"" << xml(file_) << "\"";
+        if (c.workload.line > 0) s << " line=\"" << c.workload.line << "\"";
+        if (c.failures.empty() && c.out.empty()) {
+          s << "/>\n";
+          continue;
+        }
+        s << ">\n";
+        for (const findings::Finding& f : c.failures) {
+          s << "      <failure type=\"" << xml(f.rule) << "\" message=\"" << xml(f.message, true)
+            << "\">" << xml(line_of(f)) << "</failure>\n";
+        }
+        if (!c.out.empty()) s << "      <system-out>" << xml(c.out) << "</system-out>\n";
+        s << "    </testcase>\n";
+      }
+    }
     cases_.clear();
-    findings_.clear();
+    by_key_.clear();
+    findings_seen_ = false;
+  }
+
+  // Writes the suite of the file read so far.
+  void flush_file() {
+    flush_cases();
+    if (!cases_spool_) return;
+    std::ostream& s = suites_.out();
+    s << "  <testsuite name=\"" << xml(file_) << "\" tests=\"" << file_tests_ << "\" failures=\""
+      << file_failures_ << "\" errors=\"0\" skipped=\"0\">\n";
+    cases_spool_->content()([&s](std::string_view part) {
+      s.write(part.data(), static_cast<std::streamsize>(part.size()));
+    });
+    s << "  </testsuite>\n";
+    tests_ += file_tests_;
+    failures_ += file_failures_;
+    file_tests_ = 0;
+    file_failures_ = 0;
+    cases_spool_.reset();
   }
 
   std::ostream& out_;
   Spool suites_;
   std::string file_;
-  std::vector<Case> cases_;                 // of file_
-  std::deque<findings::Finding> findings_;  // of file_; a deque, so that pointers stay
+  std::vector<Case> cases_;  // of the group being read
+  // The last case of each workload of the group, by document and resource.
+  std::unordered_map<std::string, std::size_t> by_key_;
+  bool findings_seen_ = false;          // since the group's first workload
+  std::unique_ptr<Spool> cases_spool_;  // of file_
+  std::size_t file_tests_ = 0;
+  std::size_t file_failures_ = 0;
   std::size_t tests_ = 0;
   std::size_t failures_ = 0;
 };

@@ -4,6 +4,7 @@
 // input however much of it changed.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,12 @@ namespace archfit {
 std::string unified_diff(std::string_view original, const Splices& edits,
                          const std::string& before_name, const std::string& after_name,
                          int context = 3);
+
+// The same, handed to `put` a piece at a time as it is made (nothing when
+// nothing changes): a diff of any size costs one piece of memory.
+void write_unified_diff(std::string_view original, const Splices& edits,
+                        const std::string& before_name, const std::string& after_name,
+                        const std::function<void(std::string_view)>& put, int context = 3);
 
 // The same for two whole texts (their common start and end are not compared).
 std::string unified_diff(std::string_view before, std::string_view after,

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ class LockFile {
 
   // Deterministic text: keys sorted, 2-space indent, final newline.
   std::string serialize() const;
+  // The same, handed to `put` a piece at a time: a large lock is never held
+  // as text.
+  void write(const std::function<void(std::string_view)>& put) const;
 
   // A lock file to fill in by hand: these canonical references, each with
   // an empty "platforms" list (which the lock refuses until it is filled).
@@ -50,14 +54,16 @@ class LockFile {
   // An entry as kept: its platforms are one of the few distinct sets a lock
   // file holds, so that a lock of many images costs little more than its keys.
   struct Stored {
-    std::string digest;
+    std::uint32_t digest = 0;     // index into digests_; 0 for none
     std::uint32_t platforms = 0;  // index into sets_
   };
   std::uint32_t intern(image::PlatformSet set);
+  std::uint32_t add_digest(std::string digest);
   LockEntry entry_of(const Stored& stored) const;
 
   std::map<std::string, Stored> entries_;  // by canonical reference
   std::vector<image::PlatformSet> sets_;
+  std::vector<std::string> digests_;                // [0] is "" once there is any
   std::map<std::string, std::uint32_t> set_index_;  // by PlatformSet::str()
 };
 
