@@ -6,7 +6,7 @@ to a scratch directory; archfit runs on each as the row's surface says, and
 its processor time (user + system, every thread) and peak resident memory are
 read from the kernel (wait4). The row holds when
 
-    time(8n) - time(1) <= 12 x max(time(n) - time(1), 20 ms)
+    time(8n) - time(1) <= 12 x max(time(n) - time(1), 50 ms)
     peak(8n)           <= 4 x bytes read(8n) + 50 MiB
 
 A row that fails is run once more before it is reported, so that a burst of
@@ -33,7 +33,7 @@ MIB = 1024 * 1024
 TIME_RATIO = 12
 MEMORY_FACTOR = 4
 MEMORY_SLACK = 50 * MIB
-FLOOR = 0.02  # seconds: below this, n's run says nothing about its work
+FLOOR = 0.05  # seconds: below this, n's run is mostly noise
 TIME = shutil.which("time", path="/usr/bin:/bin") or "/usr/bin/time"  # GNU time
 
 
