@@ -2,86 +2,24 @@
 #include <cstdio>
 
 #include <archfit/base/text.hpp>
+#include <archfit/base/untrusted.hpp>
 
 namespace archfit {
-
-namespace {
-
-void hex_byte(std::string& out, unsigned char c) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "\\x%02x", c);
-  out += buf;
-}
-
-// The length of the UTF-8 sequence at text[i] when it is a whole, valid one
-// that is not a C1 control (U+0080..U+009F, which terminals act on); else 0.
-std::size_t printable_sequence(std::string_view text, std::size_t i) {
-  auto c = static_cast<unsigned char>(text[i]);
-  std::size_t n = 0;
-  if (c >= 0xC2 && c <= 0xDF) n = 2;
-  if (c >= 0xE0 && c <= 0xEF) n = 3;
-  if (c >= 0xF0 && c <= 0xF4) n = 4;
-  if (n == 0 || i + n > text.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k) {
-    if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return 0;
-  }
-  auto c1 = static_cast<unsigned char>(text[i + 1]);
-  if (n == 2 && c == 0xC2 && c1 < 0xA0) return 0;   // C1 controls
-  if (n == 3 && c == 0xE0 && c1 < 0xA0) return 0;   // overlong
-  if (n == 3 && c == 0xED && c1 >= 0xA0) return 0;  // surrogates
-  if (n == 4 && c == 0xF0 && c1 < 0x90) return 0;   // overlong
-  if (n == 4 && c == 0xF4 && c1 >= 0x90) return 0;  // past U+10FFFF
-  return n;
-}
-
-// Escapes control characters, bytes that are not UTF-8 and, in quotes, the
-// quote and the backslash.
-void escape_into(std::string& out, std::string_view text, bool in_quotes) {
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    auto c = static_cast<unsigned char>(text[i]);
-    if (c >= 0x80) {
-      std::size_t n = printable_sequence(text, i);
-      if (n == 0) {
-        hex_byte(out, c);
-      } else {
-        out.append(text.substr(i, n));
-        i += n - 1;
-      }
-      continue;
-    }
-    switch (c) {
-      case '"':
-        out += in_quotes ? "\\\"" : "\"";
-        break;
-      case '\\':
-        out += in_quotes ? "\\\\" : "\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          hex_byte(out, c);
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-}
-
-}  // namespace
 
 std::string quoted(std::string_view text, std::size_t max_len) {
   bool cut = text.size() > max_len;
   if (cut) text = text.substr(0, max_len);
+  // The terminal's encoding (base/untrusted.hpp), with the quote and the
+  // backslash escaped too: runs between them go to it whole ('"' and '\\'
+  // are never part of a longer UTF-8 sequence).
   std::string out = "\"";
-  escape_into(out, text, true);
+  std::size_t from = 0;
+  for (std::size_t i = 0; i <= text.size(); ++i) {
+    if (i < text.size() && text[i] != '"' && text[i] != '\\') continue;
+    append_for_terminal(out, Untrusted(text.substr(from, i - from)));
+    if (i < text.size()) out += text[i] == '"' ? "\\\"" : "\\\\";
+    from = i + 1;
+  }
   out += cut ? "...\"" : "\"";
   return out;
 }
@@ -89,8 +27,7 @@ std::string quoted(std::string_view text, std::size_t max_len) {
 std::string printable(std::string_view text, std::size_t max_len) {
   bool cut = text.size() > max_len;
   if (cut) text = text.substr(0, max_len);
-  std::string out;
-  escape_into(out, text, false);
+  std::string out = for_terminal(Untrusted(text));
   if (cut) out += "...";
   return out;
 }
