@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "report/sinks.hpp"
 #include "report/writers.hpp"
 
 namespace archfit::report::detail {
@@ -18,34 +19,7 @@ using findings::Severity;
 
 constexpr std::size_t kShown[] = {9, 10, 10};  // info (notice), warning, error
 
-// Message text: %, CR and LF escaped. Property values: also ':' and ','.
-std::string escape(std::string_view text, bool property) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '%':
-        out += "%25";
-        break;
-      case '\r':
-        out += "%0D";
-        break;
-      case '\n':
-        out += "%0A";
-        break;
-      case ':':
-        out += property ? "%3A" : ":";
-        break;
-      case ',':
-        out += property ? "%2C" : ",";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
-const char* command(findings::Severity s) {
+Words command(findings::Severity s) {
   switch (s) {
     case findings::Severity::Error:
       return "error";
@@ -64,50 +38,59 @@ class GithubWriter : public Writer {
   void add(const findings::Finding& f) override {
     auto s = static_cast<std::size_t>(f.severity);
     if (kept_[s].size() >= kShown[s]) return;
-    std::string line = "::";
-    line += command(f.severity);
+    WorkflowCommand line(command(f.severity));
     // With a source root the annotation goes on the chart's template, whose
     // lines are not the rendered stream's.
     std::string source = options_.source_root.empty() ? "" : source_path(f, options_);
-    line += " file=" + escape(source.empty() ? f.file : source, true);
+    line.property("file", Untrusted(source.empty() ? f.file : source));
     if (source.empty() && f.line > 0) {
-      line += ",line=" + std::to_string(f.line) + ",col=" + std::to_string(f.column);
+      line.property("line", f.line).property("col", f.column);
       if (f.end_line >= f.line && f.end_line > 0) {
-        line += ",endLine=" + std::to_string(f.end_line);
-        if (f.end_line == f.line) line += ",endColumn=" + std::to_string(f.end_column);
+        line.property("endLine", f.end_line);
+        if (f.end_line == f.line) line.property("endColumn", f.end_column);
       }
     }
-    line += ",title=" + escape("archfit " + f.rule, true);
-    line += "::" + escape(f.message, false);
+    line.property("title", Words("archfit ")).and_then(Words::rule(f.rule));
+    line.message(Untrusted(f.message));
     kept_[s].push_back(std::move(line));
   }
 
   void finish(const Summary& summary) override {
     for (std::size_t s : {2, 1, 0}) {
-      for (const std::string& line : kept_[s])
-        out_ << line << '\n';
+      for (const WorkflowCommand& line : kept_[s])
+        out_.write(line);
     }
     const Counts& c = summary.counts;
-    std::string totals = plural(c.errors, "error") + ", " + plural(c.warnings, "warning") + ", " +
-                         plural(c.infos, "info") + " in " + plural(summary.files, "file") + " (" +
-                         plural(summary.workloads, "workload") + ")";
+    WorkflowCommand totals("notice");
+    totals.property("title", Words("archfit"))
+        .message(c.errors)
+        .message(c.errors == 1 ? Words(" error, ") : Words(" errors, "))
+        .message(c.warnings)
+        .message(c.warnings == 1 ? Words(" warning, ") : Words(" warnings, "))
+        .message(c.infos)
+        .message(c.infos == 1 ? Words(" info in ") : Words(" infos in "))
+        .message(summary.files)
+        .message(summary.files == 1 ? Words(" file (") : Words(" files ("))
+        .message(summary.workloads)
+        .message(summary.workloads == 1 ? Words(" workload)") : Words(" workloads)"));
     std::size_t counts[] = {c.infos, c.warnings, c.errors};
-    std::string left;
+    bool first = true;
     for (std::size_t s : {2, 1, 0}) {
-      if (counts[s] > kept_[s].size()) {
-        left += (left.empty() ? "" : ", ") + std::to_string(counts[s] - kept_[s].size()) + " " +
-                std::string(findings::severity_name(static_cast<findings::Severity>(s))) +
-                (counts[s] - kept_[s].size() == 1 ? "" : "s");
-      }
+      if (counts[s] <= kept_[s].size()) continue;
+      const std::size_t left = counts[s] - kept_[s].size();
+      totals.message(first ? Words("; not shown here: ") : Words(", ")).message(left);
+      totals.message(Words(" ")).message(Words::severity(static_cast<findings::Severity>(s)));
+      if (left != 1) totals.message(Words("s"));
+      first = false;
     }
-    if (!left.empty()) totals += "; not shown here: " + left + " (see the full report)";
-    out_ << "::notice title=archfit::" << escape(totals, false) << '\n';
+    if (!first) totals.message(Words(" (see the full report)"));
+    out_.write(totals);
   }
 
  private:
-  std::ostream& out_;
+  WorkflowOut out_;
   WriterOptions options_;
-  std::array<std::vector<std::string>, 3> kept_;
+  std::array<std::vector<WorkflowCommand>, 3> kept_;
 };
 
 }  // namespace

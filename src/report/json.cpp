@@ -21,23 +21,23 @@ class JsonWriter : public Writer {
 
   void add(const findings::Finding& f) override {
     w_.StartObject();
-    out_.string("rule", f.rule);
-    out_.string("severity", findings::severity_name(f.severity));
-    out_.string("message", f.message);
-    out_.string("file", f.file);
+    out_.string("rule", Words::rule(f.rule));
+    out_.string("severity", Words::severity(f.severity));
+    out_.string("message", Untrusted(f.message));
+    out_.string("file", Untrusted(f.file));
     out_.number("line", f.line);
     out_.number("column", f.column);
     out_.number("document", f.document);
     w_.key("resource");
     w_.StartObject();
-    out_.string("apiVersion", f.resource.api_version);
-    out_.string("kind", f.resource.kind);
-    out_.string("namespace", f.resource.namespace_name);
-    out_.string("name", f.resource.name);
+    out_.string("apiVersion", Untrusted(f.resource.api_version));
+    out_.string("kind", Untrusted(f.resource.kind));
+    out_.string("namespace", Untrusted(f.resource.namespace_name));
+    out_.string("name", Untrusted(f.resource.name));
     w_.EndObject();
     w_.key("field");
     w_.StartObject();
-    out_.string("path", f.field_path);
+    out_.string("path", Untrusted(f.field_path));
     raw_or_null("current", f.current);
     raw_or_null("proposed", f.proposed);
     w_.EndObject();
@@ -47,7 +47,7 @@ class JsonWriter : public Writer {
       w_.key("source");
       w_.Null();
     } else {
-      out_.string("source", source_path(f, options_));
+      out_.string("source", Untrusted(source_path(f, options_)));
     }
     w_.EndObject();
   }
@@ -73,7 +73,7 @@ class JsonWriter : public Writer {
     if (json.empty()) {
       w_.Null();
     } else {
-      w_.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+      w_.json(json, rapidjson::kObjectType);
     }
   }
 

@@ -11,6 +11,9 @@
 
 #include <rapidjson/writer.h>
 
+#include <archfit/base/untrusted.hpp>
+
+#include "report/sinks.hpp"
 namespace archfit::report::detail {
 
 // RapidJSON's output stream over a std::ostream, a buffer at a time
@@ -203,14 +206,44 @@ class PlainKey {
 
 // RapidJSON's writer, with member names of the report's own written as they
 // are: the separator RapidJSON's Key writes first (its Prefix, which a
-// derived class may call), then the quoted name.
-class ReportJsonWriter : public rapidjson::Writer<BufferedStream> {
+// derived class may call), then the quoted name. Its string values are
+// archfit's words or text from input, made valid UTF-8 (for_json): nothing
+// else can be written as a string.
+class ReportJsonWriter : private rapidjson::Writer<BufferedStream> {
+  using Base = rapidjson::Writer<BufferedStream>;
+
  public:
-  explicit ReportJsonWriter(BufferedStream& stream) : rapidjson::Writer<BufferedStream>(stream) {}
+  explicit ReportJsonWriter(BufferedStream& stream) : Base(stream) {}
+
+  using Base::Bool;
+  using Base::EndArray;
+  using Base::EndObject;
+  using Base::Int64;
+  using Base::Null;
+  using Base::StartArray;
+  using Base::StartObject;
+  using Base::Uint64;
 
   void key(PlainKey name) {
     Prefix(rapidjson::kStringType);
     os_->Quoted(name.text());
+  }
+  void string(Words words) {
+    Base::String(words.text().data(), static_cast<rapidjson::SizeType>(words.text().size()));
+  }
+  void string(Untrusted text) {
+    std::string_view raw = text.raw();
+    if (is_utf8(raw)) {
+      Base::String(raw.data(), static_cast<rapidjson::SizeType>(raw.size()));
+      return;
+    }
+    std::string valid = for_json(text);
+    Base::String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+  }
+  // A value archfit made as JSON from the input's data (yaml::to_json of a
+  // parsed document, which is UTF-8), copied whole.
+  void json(std::string_view value, rapidjson::Type type) {
+    Base::RawValue(value.data(), value.size(), type);
   }
 };
 
@@ -224,13 +257,14 @@ class JsonOut {
 
   Writer& w() { return writer_; }
 
-  void string(std::string_view value) {
-    writer_.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-  }
   // "key": "value"
-  void string(PlainKey key, std::string_view value) {
+  void string(PlainKey key, Untrusted value) {
     writer_.key(key);
-    string(value);
+    writer_.string(value);
+  }
+  void string(PlainKey key, Words value) {
+    writer_.key(key);
+    writer_.string(value);
   }
   // "key": n
   void number(PlainKey key, std::uint64_t value) {

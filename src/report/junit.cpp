@@ -13,6 +13,7 @@
 
 #include <archfit/base/spool.hpp>
 
+#include "report/sinks.hpp"
 #include "report/writers.hpp"
 
 namespace archfit::report::detail {
@@ -22,59 +23,23 @@ namespace {
 using findings::Finding;
 using findings::Severity;
 
-// Text for XML 1.0: markup characters escaped; characters XML cannot hold
-// (C0 controls other than tab and line breaks) written as \xNN. In an
-// attribute, line breaks are character references (a parser would make them
-// spaces).
-std::string xml(std::string_view text, bool attribute = false) {
-  std::string out;
-  for (unsigned char c : text) {
-    if (attribute && (c == '\n' || c == '\r')) {
-      out += c == '\n' ? "&#10;" : "&#13;";
-      continue;
-    }
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
-          static const char* const kHex = "0123456789abcdef";
-          out += "\\x";
-          out += kHex[c >> 4];
-          out += kHex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out;
-}
-
 // A workload's kind and name; a document that does not say what it is (one
 // archfit could not read) by its place in the file.
-std::string case_name(const WorkloadSeen& w) {
+void case_name(XmlText& out, const WorkloadSeen& w) {
   const findings::ResourceRef& r = w.resource;
-  if (r.kind.empty()) return "document " + std::to_string(w.document + 1);
-  return r.kind + " " + (r.namespace_name.empty() ? "" : r.namespace_name + "/") + r.name;
+  if (r.kind.empty()) {
+    out << Words("document ") << w.document + 1;
+    return;
+  }
+  out << Untrusted(r.kind) << Words(" ");
+  if (!r.namespace_name.empty()) out << Untrusted(r.namespace_name) << Words("/");
+  out << Untrusted(r.name);
 }
 
 struct Case {
   WorkloadSeen workload;
   std::vector<findings::Finding> failures;
-  std::string out;  // infos
+  XmlText out;  // infos
 };
 
 class JunitWriter : public Writer {
@@ -106,7 +71,8 @@ class JunitWriter : public Writer {
       c = &cases_.back();
     }
     if (f.severity == findings::Severity::Info) {
-      c->out += line_of(f) + "\n";
+      line_of(c->out, f);
+      c->out << Words("\n");
     } else {
       c->failures.push_back(f);
     }
@@ -114,22 +80,21 @@ class JunitWriter : public Writer {
 
   void finish(const Summary&) override {
     flush_file();
-    out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-         << "<testsuites name=\"archfit\" tests=\"" << tests_ << "\" failures=\"" << failures_
-         << "\" errors=\"0\" skipped=\"0\">\n";
+    out_ << Words("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
+         << Words("<testsuites name=\"archfit\" tests=\"") << tests_ << Words("\" failures=\"")
+         << failures_ << Words("\" errors=\"0\" skipped=\"0\">\n");
     out_.flush();
-    suites_.content()([this](std::string_view part) {
-      out_.write(part.data(), static_cast<std::streamsize>(part.size()));
-    });
-    out_ << "</testsuites>\n";
+    // The suites were encoded as they were written to the spool.
+    suites_.content()([this](std::string_view part) { out_.write_encoded(part); });
+    out_ << Words("</testsuites>\n");
   }
 
  private:
-  static std::string line_of(const findings::Finding& f) {
-    std::string where = f.file;
-    if (f.line > 0) where += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    return where + ": " + std::string(findings::severity_name(f.severity)) + " " + f.rule + ": " +
-           f.message;
+  static void line_of(XmlText& out, const findings::Finding& f) {
+    out << Untrusted(f.file);
+    if (f.line > 0) out << Words(":") << f.line << Words(":") << f.column;
+    out << Words(": ") << Words::severity(f.severity) << Words(" ") << Words::rule(f.rule)
+        << Words(": ") << Untrusted(f.message);
   }
 
   static std::string key_of(std::uint32_t document, const findings::ResourceRef& r) {
@@ -145,24 +110,28 @@ class JunitWriter : public Writer {
   void flush_cases() {
     if (!cases_.empty()) {
       if (!cases_spool_) cases_spool_ = std::make_unique<Spool>();
-      std::ostream& s = cases_spool_->out();
+      XmlOut s(cases_spool_->out());
       for (const Case& c : cases_) {
         ++file_tests_;
         if (!c.failures.empty()) ++file_failures_;
-        s << "    <testcase classname=\"" << xml(file_) << "\" name=\""
-          << xml(case_name(c.workload)) << "\" file=\"" << xml(file_) << "\"";
-        if (c.workload.line > 0) s << " line=\"" << c.workload.line << "\"";
+        XmlText name;
+        case_name(name, c.workload);
+        s << Words("    <testcase classname=\"") << Untrusted(file_) << Words("\" name=\"") << name
+          << Words("\" file=\"") << Untrusted(file_) << Words("\"");
+        if (c.workload.line > 0) s << Words(" line=\"") << c.workload.line << Words("\"");
         if (c.failures.empty() && c.out.empty()) {
-          s << "/>\n";
+          s << Words("/>\n");
           continue;
         }
-        s << ">\n";
+        s << Words(">\n");
         for (const findings::Finding& f : c.failures) {
-          s << "      <failure type=\"" << xml(f.rule) << "\" message=\"" << xml(f.message, true)
-            << "\">" << xml(line_of(f)) << "</failure>\n";
+          XmlText line;
+          line_of(line, f);
+          s << Words("      <failure type=\"") << Words::rule(f.rule) << Words("\" message=\"")
+            << Untrusted(f.message) << Words("\">") << line << Words("</failure>\n");
         }
-        if (!c.out.empty()) s << "      <system-out>" << xml(c.out) << "</system-out>\n";
-        s << "    </testcase>\n";
+        if (!c.out.empty()) s << Words("      <system-out>") << c.out << Words("</system-out>\n");
+        s << Words("    </testcase>\n");
       }
     }
     cases_.clear();
@@ -174,13 +143,11 @@ class JunitWriter : public Writer {
   void flush_file() {
     flush_cases();
     if (!cases_spool_) return;
-    std::ostream& s = suites_.out();
-    s << "  <testsuite name=\"" << xml(file_) << "\" tests=\"" << file_tests_ << "\" failures=\""
-      << file_failures_ << "\" errors=\"0\" skipped=\"0\">\n";
-    cases_spool_->content()([&s](std::string_view part) {
-      s.write(part.data(), static_cast<std::streamsize>(part.size()));
-    });
-    s << "  </testsuite>\n";
+    XmlOut s(suites_.out());
+    s << Words("  <testsuite name=\"") << Untrusted(file_) << Words("\" tests=\"") << file_tests_
+      << Words("\" failures=\"") << file_failures_ << Words("\" errors=\"0\" skipped=\"0\">\n");
+    cases_spool_->content()([&s](std::string_view part) { s.write_encoded(part); });
+    s << Words("  </testsuite>\n");
     tests_ += file_tests_;
     failures_ += file_failures_;
     file_tests_ = 0;
@@ -188,14 +155,14 @@ class JunitWriter : public Writer {
     cases_spool_.reset();
   }
 
-  std::ostream& out_;
-  Spool suites_;
+  XmlOut out_;
+  Spool suites_;  // encoded
   std::string file_;
   std::vector<Case> cases_;  // of the group being read
   // The last case of each workload of the group, by document and resource.
   std::unordered_map<std::string, std::size_t> by_key_;
   bool findings_seen_ = false;          // since the group's first workload
-  std::unique_ptr<Spool> cases_spool_;  // of file_
+  std::unique_ptr<Spool> cases_spool_;  // of file_, encoded
   std::size_t file_tests_ = 0;
   std::size_t file_failures_ = 0;
   std::size_t tests_ = 0;

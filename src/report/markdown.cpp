@@ -1,10 +1,12 @@
 // markdown: a summary for $GITHUB_STEP_SUMMARY (at most 1 MiB a step): the
 // totals, counts by rule, a table of the error and warning findings, and the
 // diff of what fix would change in <details>. The table and the diff are cut
-// to stay under 1 MiB, with a note saying what was left out.
-#include <array>
+// to stay under 1 MiB, with a note saying what was left out. What comes from
+// input is text in every cell, and the diff is in a code block.
+#include <algorithm>
 #include <map>
 
+#include "report/sinks.hpp"
 #include "report/writers.hpp"
 
 namespace archfit::report::detail {
@@ -15,41 +17,6 @@ using findings::Finding;
 using findings::Severity;
 
 constexpr std::size_t kLimit = 1000 * 1000;  // a margin under GitHub's 1 MiB
-
-// A table cell, appended to `out`: '|' escaped, line breaks as spaces,
-// HTML's < > & escaped; runs of other bytes copied whole.
-void append_cell(std::string& out, std::string_view text) {
-  static constexpr auto kSpecial = [] {
-    std::array<bool, 256> special{};
-    for (unsigned char c : std::string_view("|\n\r<>&"))
-      special[c] = true;
-    return special;
-  }();
-  std::size_t from = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (!kSpecial[static_cast<unsigned char>(c)]) continue;
-    out.append(text, from, i - from);
-    from = i + 1;
-    switch (c) {
-      case '|':
-        out += "\\|";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      default:  // a line break
-        out += ' ';
-    }
-  }
-  out.append(text, from);
-}
 
 class MarkdownWriter : public Writer {
  public:
@@ -63,26 +30,16 @@ class MarkdownWriter : public Writer {
       ++rows_left_out_;
       return;
     }
+    // Every cell from input is text, its punctuation escaped (no link,
+    // image, emphasis, code span, HTML or cell boundary comes of it).
     const std::size_t before = table_.size();
-    table_ += "| ";
-    table_ += findings::severity_name(f.severity);
-    table_ += " | `";
-    append_cell(table_, f.file);
-    if (f.line > 0) {
-      table_ += ':';
-      table_ += std::to_string(f.line);
-    }
-    table_ += "` | ";
-    append_cell(table_, f.resource.kind);
-    table_ += ' ';
-    append_cell(table_, f.resource.name);
-    table_ += " | `";
-    table_ += f.rule;
-    table_ += "` | ";
-    append_cell(table_, f.message);
-    table_ += " |\n";
+    table_ << Words("| ") << Words::severity(f.severity) << Words(" | ") << Untrusted(f.file);
+    if (f.line > 0) table_ << Words("\\:") << f.line;
+    table_ << Words(" | ") << Untrusted(f.resource.kind) << Words(" ") << Untrusted(f.resource.name)
+           << Words(" | `") << Words::rule(f.rule) << Words("` | ") << Untrusted(f.message)
+           << Words(" |\n");
     if (table_.size() > kLimit / 2) {
-      table_.resize(before);
+      table_.cut(before);
       ++rows_left_out_;
     }
   }
@@ -94,61 +51,74 @@ class MarkdownWriter : public Writer {
 
   void finish(const Summary& summary) override {
     const Counts& c = summary.counts;
-    std::string out = "## archfit: " + plural(c.errors, "error") + ", " +
-                      plural(c.warnings, "warning") + ", " + plural(c.infos, "info") + "\n\n" +
-                      plural(summary.files, "file") + ", " + plural(summary.workloads, "workload") +
-                      ", " + plural(summary.templates, "pod template") + ".\n";
+    MarkdownText out;
+    out << Words("## archfit: ") << Count{c.errors, "error"} << Words(", ")
+        << Count{c.warnings, "warning"} << Words(", ") << Count{c.infos, "info"} << Words("\n\n")
+        << Count{summary.files, "file"} << Words(", ") << Count{summary.workloads, "workload"}
+        << Words(", ") << Count{summary.templates, "pod template"} << Words(".\n");
     if (!by_rule_.empty()) {
-      out += "\n| rule | errors | warnings | infos |\n|---|---:|---:|---:|\n";
+      out << Words("\n| rule | errors | warnings | infos |\n|---|---:|---:|---:|\n");
       for (const auto& [rule, n] : by_rule_) {
-        out += "| `" + rule + "` | " + std::to_string(n.errors) + " | " +
-               std::to_string(n.warnings) + " | " + std::to_string(n.infos) + " |\n";
+        out << Words("| `") << Words::rule(rule) << Words("` | ") << n.errors << Words(" | ")
+            << n.warnings << Words(" | ") << n.infos << Words(" |\n");
       }
     }
     if (!table_.empty()) {
-      out +=
+      out << Words(
           "\n### Findings\n\n| severity | where | resource | rule | message "
-          "|\n|---|---|---|---|---|\n";
-      out += table_;
+          "|\n|---|---|---|---|---|\n");
+      out << table_;
       if (rows_left_out_ > 0) {
-        out += "\n_" + std::to_string(rows_left_out_) +
-               " more findings are not shown here, to keep this summary under 1 MiB; the full "
-               "report has them._\n";
+        out << Words("\n_") << rows_left_out_
+            << Words(
+                   " more findings are not shown here, to keep this summary under 1 MiB; the full "
+                   "report has them._\n");
       }
     }
-    if (!diff_.empty()) {
-      std::string fence = "```";
-      while (diff_.find(fence) != std::string::npos)
-        fence += '`';
-      std::string tail = "\n" + fence + "\n\n</details>\n";
-      std::string head =
-          "\n<details><summary>What <code>archfit fix</code> would change</summary>\n\n" + fence +
-          "diff\n";
-      std::size_t room = kLimit > out.size() + head.size() + tail.size() + 200
-                             ? kLimit - out.size() - head.size() - tail.size() - 200
-                             : 0;
-      std::string_view shown(diff_);
-      bool cut = shown.size() > room;
-      if (cut)
-        shown = shown.substr(
-            0, shown.rfind('\n', room) == std::string_view::npos ? 0 : shown.rfind('\n', room) + 1);
-      out += head;
-      out += shown;
-      out += tail;
-      if (cut)
-        out +=
-            "\n_The diff is cut here to keep this summary under 1 MiB; run `archfit fix --diff` "
-            "for all of it._\n";
-    }
     out_ << out;
+    if (!diff_.empty()) write_diff(out.size());
   }
 
  private:
-  std::ostream& out_;
+  // The diff in a fenced code block, whose fence is longer than any run of
+  // backticks in it: nothing in it is markup.
+  void write_diff(std::size_t written) {
+    std::string shown = for_code_block(Untrusted(diff_));
+    std::size_t run = 0;
+    std::size_t longest = 0;
+    for (char ch : shown) {
+      run = ch == '`' ? run + 1 : 0;
+      longest = std::max(longest, run);
+    }
+    const std::size_t fence = std::max<std::size_t>(3, longest + 1);
+    const std::size_t framing = 200 + 2 * fence;
+    std::size_t room = kLimit > written + framing ? kLimit - written - framing : 0;
+    bool cut = shown.size() > room;
+    if (cut) {
+      std::size_t nl = std::string_view(shown).rfind('\n', room);
+      shown.resize(nl == std::string::npos ? 0 : nl + 1);
+    }
+    out_ << Words("\n<details><summary>What <code>archfit fix</code> would change</summary>\n\n");
+    for (std::size_t i = 0; i < fence; ++i)
+      out_ << Words("`");
+    out_ << Words("diff\n");
+    out_.write_encoded(shown);
+    out_ << Words("\n");
+    for (std::size_t i = 0; i < fence; ++i)
+      out_ << Words("`");
+    out_ << Words("\n\n</details>\n");
+    if (cut) {
+      out_ << Words(
+          "\n_The diff is cut here to keep this summary under 1 MiB; run `archfit fix --diff` "
+          "for all of it._\n");
+    }
+  }
+
+  MarkdownOut out_;
   std::map<std::string, Counts> by_rule_;
-  std::string table_;
+  MarkdownText table_;
   std::size_t rows_left_out_ = 0;
-  std::string diff_;
+  std::string diff_;  // as archfit fix --diff prints it; encoded when written
 };
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace {
 using findings::Finding;
 using findings::Severity;
 
-const char* level(findings::Severity s) {
+Words level(findings::Severity s) {
   switch (s) {
     case findings::Severity::Error:
       return "error";
@@ -65,8 +65,8 @@ class SarifWriter : public Writer {
   SarifWriter(std::ostream& out, const WriterOptions& options)
       : options_(options), out_(out), w_(out_.w()) {
     w_.StartObject();
-    out_.string("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
-    out_.string("version", "2.1.0");
+    out_.string("$schema", Words("https://json.schemastore.org/sarif-2.1.0.json"));
+    out_.string("version", Words("2.1.0"));
     w_.key("runs");
     w_.StartArray();
     w_.StartObject();
@@ -74,9 +74,9 @@ class SarifWriter : public Writer {
     w_.StartObject();
     w_.key("driver");
     w_.StartObject();
-    out_.string("name", "archfit");
-    if (!options.tool_version.empty()) out_.string("version", options.tool_version);
-    out_.string("informationUri", findings::homepage());
+    out_.string("name", Words("archfit"));
+    if (!options.tool_version.empty()) out_.string("version", Untrusted(options.tool_version));
+    out_.string("informationUri", Words::table(findings::homepage()));
     w_.key("rules");
     w_.StartArray();
     for (const findings::Rule& r : findings::rules())
@@ -89,10 +89,10 @@ class SarifWriter : public Writer {
       if (!id.ends_with('/')) id += '/';
       w_.key("automationDetails");
       w_.StartObject();
-      out_.string("id", id);
+      out_.string("id", Untrusted(id));
       w_.EndObject();
     }
-    out_.string("columnKind", "unicodeCodePoints");
+    out_.string("columnKind", Words("unicodeCodePoints"));
     w_.key("results");
     w_.StartArray();
   }
@@ -100,10 +100,10 @@ class SarifWriter : public Writer {
   void add(const findings::Finding& f) override {
     const findings::Rule& r = findings::rule(f.rule);
     w_.StartObject();
-    out_.string("ruleId", f.rule);
+    out_.string("ruleId", Words::rule(f.rule));
     out_.number("ruleIndex", static_cast<unsigned>(&r - findings::rules().data()));
     out_.string("level", level(f.severity));
-    text("message", f.message);
+    text("message", Untrusted(f.message));
     // With a source root, the alert goes on the chart's template (lines of
     // the rendered stream mean nothing there: line 1) and the stream, where
     // the finding is, is related.
@@ -118,11 +118,12 @@ class SarifWriter : public Writer {
       w_.key("logicalLocations");
       w_.StartArray();
       w_.StartObject();
-      out_.string("fullyQualifiedName",
-                  f.resource.kind + "/" +
-                      (f.resource.namespace_name.empty() ? "" : f.resource.namespace_name + "/") +
-                      f.resource.name);
-      out_.string("kind", "resource");
+      out_.string(
+          "fullyQualifiedName",
+          Untrusted(f.resource.kind + "/" +
+                    (f.resource.namespace_name.empty() ? "" : f.resource.namespace_name + "/") +
+                    f.resource.name));
+      out_.string("kind", Words("resource"));
       w_.EndObject();
       w_.EndArray();
     }
@@ -134,17 +135,18 @@ class SarifWriter : public Writer {
       w_.StartObject();
       out_.number("id", 1);
       physical_location(on_source ? f.file : source, on_source ? in_stream : Region{});
-      text("message", on_source ? "where it was rendered" : "the template it was rendered from");
+      text("message",
+           on_source ? Words("where it was rendered") : Words("the template it was rendered from"));
       w_.EndObject();
       w_.EndArray();
     }
     w_.key("partialFingerprints");
     w_.StartObject();
-    out_.string("archfitFinding/v1", fingerprint(f));
+    out_.string("archfitFinding/v1", Words::made(fingerprint(f)));
     w_.EndObject();
     w_.key("properties");
     w_.StartObject();
-    out_.string("fieldPath", f.field_path);
+    out_.string("fieldPath", Untrusted(f.field_path));
     w_.key("fixable");
     w_.Bool(f.fixable);
     w_.EndObject();
@@ -182,7 +184,7 @@ class SarifWriter : public Writer {
     w_.StartObject();
     w_.key("artifactLocation");
     w_.StartObject();
-    out_.string("uri", uri_of(file));
+    out_.string("uri", Words::made(uri_of(file)));
     w_.EndObject();
     if (region.line > 0) {
       w_.key("region");
@@ -205,27 +207,30 @@ class SarifWriter : public Writer {
     return uris_.emplace(file, artifact_uri(file)).first->second;
   }
 
-  void text(PlainKey key, std::string_view value) {
+  template <class Value>
+  void text(PlainKey key, Value value) {
     w_.key(key);
     w_.StartObject();
     out_.string("text", value);
     w_.EndObject();
   }
 
+  // The rule table's entries: archfit's own text.
   void write_rule(const findings::Rule& r) {
     w_.StartObject();
-    out_.string("id", r.id);
-    text("shortDescription", r.summary);
-    text("fullDescription", r.description);
+    out_.string("id", Words::table(r.id));
+    text("shortDescription", Words::table(r.summary));
+    text("fullDescription", Words::table(r.description));
     std::string uri = r.help_uri();
     w_.key("help");
     w_.StartObject();
     std::string help = std::string(r.description) + " See " + uri;
-    out_.string("text", help);
-    out_.string("markdown", std::string(r.description) + "\n\n[docs/rules.md#" + std::string(r.id) +
-                                "](" + uri + ")");
+    out_.string("text", Words::made(help));
+    std::string markdown =
+        std::string(r.description) + "\n\n[docs/rules.md#" + std::string(r.id) + "](" + uri + ")";
+    out_.string("markdown", Words::made(markdown));
     w_.EndObject();
-    out_.string("helpUri", uri);
+    out_.string("helpUri", Words::made(uri));
     w_.key("defaultConfiguration");
     w_.StartObject();
     out_.string("level", level(r.severity));
@@ -234,8 +239,8 @@ class SarifWriter : public Writer {
     w_.StartObject();
     w_.key("tags");
     w_.StartArray();
-    w_.String("kubernetes");
-    w_.String("scheduling");
+    w_.string(Words("kubernetes"));
+    w_.string(Words("scheduling"));
     w_.EndArray();
     w_.EndObject();
     w_.EndObject();

@@ -1,14 +1,27 @@
 // text: `file:line:col: severity rule-id: message`, then a summary line. A
 // finding in helm-rendered input also names its template:
 // `<stdin>:10:7 (charts/web/templates/deployment.yaml): ...`.
+#include "report/sinks.hpp"
 #include "report/writers.hpp"
 
-namespace archfit::report::detail {
+namespace archfit::report {
+
+namespace detail {
 
 namespace {
 
 using findings::Finding;
 using findings::Severity;
+
+TerminalText line_of(const findings::Finding& f, const WriterOptions& options) {
+  TerminalText out;
+  out << Untrusted(f.file);
+  if (f.line > 0) out << Words(":") << f.line << Words(":") << f.column;
+  if (!f.source.empty()) out << Words(" (") << Untrusted(source_path(f, options)) << Words(")");
+  out << Words(": ") << Words::severity(f.severity) << Words(" ") << Words::rule(f.rule)
+      << Words(": ") << Untrusted(f.message);
+  return out;
+}
 
 class TextWriter : public Writer {
  public:
@@ -16,22 +29,20 @@ class TextWriter : public Writer {
 
   void add(const findings::Finding& f) override {
     if (f.severity < options_.shown) return;
-    out_ << f.file;
-    if (f.line > 0) out_ << ':' << f.line << ':' << f.column;
-    if (!f.source.empty()) out_ << " (" << source_path(f, options_) << ')';
-    out_ << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
-         << '\n';
+    out_ << line_of(f, options_) << Words("\n");
   }
 
   void finish(const Summary& summary) override {
     const Counts& c = summary.counts;
-    out_ << plural(c.errors, "error") << ", " << plural(c.warnings, "warning") << ", "
-         << plural(c.infos, "info") << " in " << plural(summary.files, "file") << " ("
-         << plural(summary.workloads, "workload") << ")\n";
+    TerminalText line;
+    line << Count{c.errors, "error"} << Words(", ") << Count{c.warnings, "warning"} << Words(", ")
+         << Count{c.infos, "info"} << Words(" in ") << Count{summary.files, "file"} << Words(" (")
+         << Count{summary.workloads, "workload"} << Words(")\n");
+    out_ << line;
   }
 
  private:
-  std::ostream& out_;
+  TerminalOut out_;
   WriterOptions options_;
 };
 
@@ -41,4 +52,10 @@ std::unique_ptr<Writer> text_writer(std::ostream& out, const WriterOptions& opti
   return std::make_unique<TextWriter>(out, options);
 }
 
-}  // namespace archfit::report::detail
+}  // namespace detail
+
+std::string text_line(const findings::Finding& f, const WriterOptions& options) {
+  return detail::line_of(f, options).encoded();
+}
+
+}  // namespace archfit::report

@@ -58,6 +58,11 @@ struct WriterOptions {
 // "" when it has none.
 std::string source_path(const findings::Finding& f, const WriterOptions& options);
 
+// The text report's line for a finding, without its line break, every value
+// from input in it encoded for a terminal: `file:line:col (source):
+// severity rule: message`.
+std::string text_line(const findings::Finding& f, const WriterOptions& options = {});
+
 // A workload the run read, whether or not it has findings (junit makes a
 // test case of each).
 struct WorkloadSeen {
