@@ -107,3 +107,14 @@ ensure_action_validator() {
   [ -x "$ACTION_VALIDATOR" ] || npm_install "$dir" @action-validator/cli@0.6.0
   [ -x "$ACTION_VALIDATOR" ] || die "action-validator is not at $ACTION_VALIDATOR after npm install"
 }
+
+# markdown-it 14 (tests/reports/hostile.py), the CommonMark renderer, with
+# linkify as GitHub's autolinker -> $MARKDOWN_IT_DIR, a directory with
+# node_modules holding it.
+ensure_markdown_it() {
+  MARKDOWN_IT_DIR=$TOOLS_DIR/markdown-it
+  export MARKDOWN_IT_DIR
+  [ -d "$MARKDOWN_IT_DIR/node_modules/markdown-it" ] || npm_install "$MARKDOWN_IT_DIR" markdown-it@14
+  [ -d "$MARKDOWN_IT_DIR/node_modules/markdown-it" ] ||
+    die "markdown-it is not in $MARKDOWN_IT_DIR after npm install"
+}

@@ -20,6 +20,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/flags.hpp"
+#include "cli/shown.hpp"
 
 namespace fs = std::filesystem;
 
@@ -120,7 +121,7 @@ void print_text_list(const cache::Store& store, const std::vector<cache::ListedE
   std::size_t counts[3] = {0, 0, 0};
   std::uintmax_t bytes = 0;
   for (const cache::ListedEntry& e : entries) {
-    rows.push_back({std::string(kind_name(e.kind)), display_key(store, e), detail(e),
+    rows.push_back({std::string(kind_name(e.kind)), shown(display_key(store, e)), shown(detail(e)),
                     age_text(now, e.time), size_text(e.bytes)});
     const Row& r = rows.back();
     widths[0] = std::max(widths[0], r.kind.size());
@@ -139,13 +140,13 @@ void print_text_list(const cache::Store& store, const std::vector<cache::ListedE
               << r.age << "  " << r.size << '\n';
   }
   if (entries.empty()) {
-    std::cout << "no entries in " << store.root().string() << '\n';
+    std::cout << "no entries in " << shown(store.root().string()) << '\n';
     return;
   }
   std::cout << plural(entries.size(), "file", "files") << " ("
             << plural(counts[0], "digest", "digests") << ", " << plural(counts[1], "tag", "tags")
             << ", " << counts[2] << " invalid), " << size_text(bytes) << " in "
-            << store.root().string() << '\n';
+            << shown(store.root().string()) << '\n';
 }
 
 void print_json_list(const cache::Store& store, const std::vector<cache::ListedEntry>& entries) {
@@ -153,7 +154,8 @@ void print_json_list(const cache::Store& store, const std::vector<cache::ListedE
   rapidjson::PrettyWriter<rapidjson::StringBuffer> w(buffer);
   w.SetIndent(' ', 2);
   auto string = [&w](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    const std::string valid = for_json(Untrusted(s));
+    w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
   };
   w.StartObject();
   w.Key("directory");
@@ -212,23 +214,24 @@ void run_prune(const CacheOptions& o) {
   cache::PruneResult result = store.prune(*older_than);
   const cache::TimePoint now = store.now();
   for (const cache::ListedEntry& e : result.entries) {
-    std::cout << "removed " << kind_name(e.kind) << ' ' << display_key(store, e) << " ("
+    std::cout << "removed " << kind_name(e.kind) << ' ' << shown(display_key(store, e)) << " ("
               << age_text(now, e.time) << " old)\n";
   }
   std::cout << "removed " << plural(result.removed, "file", "files") << " ("
             << size_text(result.bytes_freed) << ") older than " << format_duration(*older_than)
-            << ", kept " << result.kept << ", in " << store.root().string() << '\n';
+            << ", kept " << result.kept << ", in " << shown(store.root().string()) << '\n';
 }
 
 void run_clear(const CacheOptions& o) {
   cache::Store store = open_store(o.common);
   cache::PruneResult result = store.clear();
   std::cout << "removed " << plural(result.removed, "file", "files") << " ("
-            << size_text(result.bytes_freed) << ") from " << store.version_dir().string() << '\n';
+            << size_text(result.bytes_freed) << ") from " << shown(store.version_dir().string())
+            << '\n';
   if (result.kept > 0) {
     std::cerr << "archfit: " << plural(result.kept, "file", "files")
               << " could not be removed; check the permissions under "
-              << store.version_dir().string() << '\n';
+              << shown(store.version_dir().string()) << '\n';
   }
 }
 

@@ -6,6 +6,7 @@
 #include <archfit/base/error.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -13,7 +14,8 @@ int report_failure(std::ostream& err) {
   try {
     throw;
   } catch (const Error& e) {
-    err << (e.where().line > 0 || !e.where().file.empty() ? "" : "archfit: ") << e.what() << '\n';
+    err << (e.where().line > 0 || !e.where().file.empty() ? "" : "archfit: ") << shown(e.what())
+        << '\n';
     return e.kind() == ErrorKind::Resolution ? kUnresolved : kUsageOrInput;
   } catch (const std::bad_alloc&) {
     // A limit on memory (ulimit -v, a container's) or a system out of it:
@@ -22,7 +24,7 @@ int report_failure(std::ostream& err) {
            "or the container's); raise the limit, or run archfit on fewer files at a time\n";
     return kUsageOrInput;
   } catch (const std::exception& e) {
-    err << "archfit: internal error: " << e.what() << '\n';
+    err << "archfit: internal error: " << shown(e.what()) << '\n';
     return kUsageOrInput;
   }
 }

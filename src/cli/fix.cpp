@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "cli/report_output.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -48,9 +49,7 @@ void write_changed_files(const FixOptions& o, const run::RunResult& run) {
 // What fix could not do, findings a person has to act on, one line each.
 void write_leftover(std::ostream& out, const findings::Finding& f) {
   if (f.fixable || f.severity < findings::Severity::Warning) return;
-  out << f.file;
-  if (f.line > 0) out << ':' << f.line << ':' << f.column;
-  out << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message << '\n';
+  out << report::text_line(f) << '\n';
 }
 
 // A file's patch on stdout, a piece at a time.
@@ -154,7 +153,7 @@ int run_fix(const FixOptions& o) {
     for (const run::FileResult& file : run.files) {
       if (!file.changed()) continue;
       if (o.check) {
-        std::cout << "would change " << file.input.name << '\n';
+        std::cout << "would change " << shown(file.input.name) << '\n';
       } else {
         print_diff(file);
       }
@@ -175,7 +174,7 @@ int run_fix(const FixOptions& o) {
       pending.push_back(
           std::make_unique<PendingWrite>(file.input.path, file.output_parts(), &file.identity));
     } catch (const Error& e) {
-      std::cerr << "archfit: " << e.what() << '\n';
+      std::cerr << "archfit: " << shown(e.what()) << '\n';
       failed.push_back(file.input.name);
     }
   }
@@ -183,7 +182,7 @@ int run_fix(const FixOptions& o) {
     std::cerr << "archfit: " << failed.size() << " of " << changed
               << " changed files cannot be written, so no file was written:";
     for (const std::string& name : failed)
-      std::cerr << ' ' << name;
+      std::cerr << ' ' << shown(name);
     std::cerr << '\n';
     return kUsageOrInput;
   }
@@ -193,7 +192,7 @@ int run_fix(const FixOptions& o) {
     try {
       pending[k]->check_unchanged();
     } catch (const Error& e) {
-      std::cerr << "archfit: " << e.what() << '\n' << "archfit: no file was written\n";
+      std::cerr << "archfit: " << shown(e.what()) << '\n' << "archfit: no file was written\n";
       return kUsageOrInput;
     }
   }
@@ -205,7 +204,7 @@ int run_fix(const FixOptions& o) {
   for (const run::FileResult& file : run.files) {
     if (file.input.is_stdin || !file.changed()) continue;
     pending[i++]->commit();
-    if (!o.quiet) std::cerr << "fixed " << file.input.name << '\n';
+    if (!o.quiet) std::cerr << "fixed " << shown(file.input.name) << '\n';
   }
   write_changed_files(o, run);
   return unfixed_errors ? kChangesOrFindings : kOk;

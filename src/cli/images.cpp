@@ -13,6 +13,7 @@
 #include <archfit/run/documents.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -39,9 +40,10 @@ int run_images(const ImagesOptions& options) {
                 if (c.reference) canonical.push_back(c.reference->canonical());
                 continue;
               }
-              std::cout << input.name << ':' << c.image.line() << ':' << c.image.column() << ": "
-                        << (c.reference ? c.reference->canonical() : c.reference_error) << "  ("
-                        << w.kind << ' ' << w.name << ", container " << c.name << ")\n";
+              std::cout << shown(input.name) << ':' << c.image.line() << ':' << c.image.column()
+                        << ": " << shown(c.reference ? c.reference->canonical() : c.reference_error)
+                        << "  (" << shown(w.kind) << ' ' << shown(w.name) << ", container "
+                        << shown(c.name) << ")\n";
             }
           }
         }

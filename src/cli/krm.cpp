@@ -17,6 +17,7 @@
 #include <archfit/base/file.hpp>
 #include <archfit/base/splices.hpp>
 #include <archfit/base/spool.hpp>
+#include <archfit/base/untrusted.hpp>
 #include <archfit/edit/editor.hpp>
 #include <archfit/edit/layout.hpp>
 #include <archfit/manifest/inputs.hpp>
@@ -157,12 +158,16 @@ findings::Finding changed_result(findings::Finding f) {
   return f;
 }
 
-// One result of the KRM functions spec, as a one-line JSON object.
+// One result of the KRM functions spec, as a one-line JSON object, in the
+// ResourceList's YAML: ASCII only (every other character as \uXXXX), so that
+// no control character of the input's reaches it and every YAML reader
+// (YAML 1.1's too, which refuses C1 controls) takes it.
 std::string result_json(const findings::Finding& f, const ItemFile& file) {
   rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  rapidjson::Writer<rapidjson::StringBuffer, rapidjson::UTF8<>, rapidjson::ASCII<>> w(buffer);
   auto str = [&w](std::string_view s) {
-    w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    const std::string valid = for_json(Untrusted(s));
+    w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
   };
   w.StartObject();
   w.Key("message");

@@ -18,6 +18,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -58,7 +59,7 @@ void write_lock(const std::filesystem::path& path, const cache::LockFile& lock, 
   if (std::filesystem::is_regular_file(path, ec)) same = holds(path, text);
   if (!same) write_atomically(path, text);
   if (!quiet) {
-    std::cerr << (same ? "unchanged " : "wrote ") << path.string() << ": " << lock.size()
+    std::cerr << (same ? "unchanged " : "wrote ") << shown(path.string()) << ": " << lock.size()
               << (lock.size() == 1 ? " image" : " images") << what << '\n';
   }
 }
@@ -135,7 +136,7 @@ int run_lock(const LockOptions& o) {
       },
       std::cerr);
   for (const std::string& warning : collector.warnings())
-    std::cerr << warning << '\n';
+    std::cerr << shown(warning) << '\n';
   std::vector<resolve::Want> wants = collector.wants();
   setup.resolver->resolve_all(wants, setup.run_options.progress);
   if (o.verbose) print_resolution_summary(std::cerr, setup.resolver->stats());
@@ -145,8 +146,9 @@ int run_lock(const LockOptions& o) {
   for (const resolve::Want& want : wants) {
     const resolve::Resolution* r = setup.resolver->find(want.ref);
     if (r == nullptr || !r->ok) {
-      std::cerr << "archfit: " << want.ref.canonical() << ": "
-                << (r != nullptr ? r->cause(want.ref) : std::string_view("not resolved")) << '\n';
+      std::cerr << "archfit: " << shown(want.ref.canonical()) << ": "
+                << shown(r != nullptr ? r->cause(want.ref) : std::string_view("not resolved"))
+                << '\n';
       ++failed;
       continue;
     }
@@ -155,7 +157,7 @@ int run_lock(const LockOptions& o) {
   const std::filesystem::path& path = setup.loaded.lock_file;
   if (failed > 0) {
     std::cerr << "archfit: " << failed << " of " << wants.size()
-              << " images could not be resolved; " << path.string() << " was not written\n";
+              << " images could not be resolved; " << shown(path.string()) << " was not written\n";
     return kUnresolved;
   }
   write_lock(path, lock, o.quiet, "");
@@ -164,7 +166,8 @@ int run_lock(const LockOptions& o) {
   if (faults > 0) {
     std::cerr << "archfit: " << faults
               << (faults == 1 ? " document or file" : " documents or files")
-              << " could not be read (above); their images are not in " << path.string() << '\n';
+              << " could not be read (above); their images are not in " << shown(path.string())
+              << '\n';
     return kChangesOrFindings;
   }
   return kOk;

@@ -17,6 +17,7 @@
 #include "cli/commands.hpp"
 #include "cli/failure.hpp"
 #include "cli/flags.hpp"
+#include "cli/shown.hpp"
 
 int main(int raw_argc, char** raw_argv) {
   using namespace archfit::cli;
@@ -75,8 +76,11 @@ int main(int raw_argc, char** raw_argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? kOk : kUsageOrInput;
+    // Help and --version print as CLI11 prints them; a usage error quotes
+    // what was given, which is shown as data.
+    if (e.get_exit_code() == 0) return app.exit(e) == 0 ? kOk : kUsageOrInput;
+    std::cerr << shown(e.what()) << "\nRun with --help for more information.\n";
+    return kUsageOrInput;
   } catch (const std::exception&) {
     return report_failure(std::cerr);
   }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iostream>
 
+#include "cli/shown.hpp"
+
 namespace archfit::cli {
 
 registry::Client& Network::client() {
@@ -23,7 +25,7 @@ registry::Client& Network::client() {
     options.log = [](const std::string& line) {
       static std::mutex mutex;
       std::lock_guard<std::mutex> hold(mutex);
-      std::cerr << "archfit: " << line << '\n';
+      std::cerr << "archfit: " << shown(line) << '\n';
     };
   }
   client_ = std::make_unique<registry::Client>(*transport_, *keychain_, std::move(options));

@@ -15,10 +15,12 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/spool.hpp>
+#include <archfit/report/report.hpp>
 #include <archfit/run/run.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -56,7 +58,7 @@ void log_failure(const PostRenderOptions& o, const Content& text) {
   std::filesystem::create_directories(path.parent_path(), ec);
   std::ofstream out(path, std::ios::app);
   if (!out) {
-    std::cerr << "archfit: cannot write the post-render log " << path.string() << '\n';
+    std::cerr << "archfit: cannot write the post-render log " << shown(path.string()) << '\n';
     return;
   }
   std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
@@ -108,12 +110,7 @@ int run_post_render(const PostRenderOptions& o) {
       if (f.severity < findings::Severity::Warning && !(threshold && f.severity >= *threshold)) {
         return;
       }
-      std::ostream& out = said.out();
-      out << f.file;
-      if (f.line > 0) out << ':' << f.line << ':' << f.column;
-      if (!f.source.empty()) out << " (" << f.source << ')';
-      out << ": " << findings::severity_name(f.severity) << ' ' << f.rule << ": " << f.message
-          << '\n';
+      said.out() << report::text_line(f) << '\n';
       if (threshold && f.severity >= *threshold) ++failing;
     };
     run::RunResult run =

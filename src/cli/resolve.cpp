@@ -15,6 +15,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/run_setup.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -34,6 +35,13 @@ struct Row {
   const resolve::Resolution* resolution = nullptr;
 };
 
+// A string from input or a registry, as valid UTF-8 (for_json).
+template <class Writer>
+void json_string(Writer& w, std::string_view text) {
+  const std::string valid = for_json(Untrusted(text));
+  w.String(valid.data(), static_cast<rapidjson::SizeType>(valid.size()));
+}
+
 void write_json(const std::vector<Row>& rows) {
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
@@ -41,26 +49,26 @@ void write_json(const std::vector<Row>& rows) {
   for (const Row& row : rows) {
     w.StartObject();
     w.Key("image");
-    w.String(row.image.c_str(), static_cast<rapidjson::SizeType>(row.image.size()));
+    json_string(w, row.image);
     if (row.ref) {
       w.Key("canonical");
-      w.String(row.ref->canonical().c_str());
+      json_string(w, row.ref->canonical());
     }
     if (row.resolution != nullptr && row.resolution->ok) {
       const resolve::Resolution& r = *row.resolution;
       w.Key("digest");
-      w.String(r.digest.c_str());
+      json_string(w, r.digest);
       w.Key("platforms");
       w.StartArray();
       for (const std::string& p : r.platforms.strs())
-        w.String(p.c_str());
+        json_string(w, p);
       w.EndArray();
       w.Key("source");
       w.String(std::string(resolve::source_name(r.source)).c_str());
     } else {
       const std::string& error = row.resolution != nullptr ? row.resolution->error : row.error;
       w.Key("error");
-      w.String(error.c_str(), static_cast<rapidjson::SizeType>(error.size()));
+      json_string(w, error);
     }
     w.EndObject();
   }
@@ -72,13 +80,14 @@ void write_text(const std::vector<Row>& rows) {
   for (const Row& row : rows) {
     if (row.resolution != nullptr && row.resolution->ok) {
       const resolve::Resolution& r = *row.resolution;
-      std::cout << row.ref->canonical() << "  " << (r.digest.empty() ? "-" : r.digest) << "  "
-                << r.platforms.str() << "  (" << resolve::source_name(r.source) << ")\n";
+      std::cout << shown(row.ref->canonical()) << "  " << (r.digest.empty() ? "-" : shown(r.digest))
+                << "  " << shown(r.platforms.str()) << "  (" << resolve::source_name(r.source)
+                << ")\n";
     } else {
       std::cerr << "archfit: "
-                << (row.resolution != nullptr
-                        ? row.image + ": " + std::string(row.resolution->cause(*row.ref))
-                        : row.error)
+                << shown(row.resolution != nullptr
+                             ? row.image + ": " + std::string(row.resolution->cause(*row.ref))
+                             : row.error)
                 << '\n';
     }
   }

@@ -13,6 +13,7 @@
 #include <archfit/base/text.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/shown.hpp"
 
 namespace archfit::cli {
 
@@ -128,13 +129,13 @@ void explain_settings(std::ostream& out, const RunSetup& setup) {
     return text;
   };
   if (setup.inputs.empty()) {
-    out << "archfit: " << describe(setup.loaded) << '\n';
+    out << "archfit: " << shown(describe(setup.loaded)) << '\n';
     return;
   }
   for (std::size_t i = 0; i < setup.inputs.size(); ++i) {
     std::size_t k = i < setup.setting_of.size() ? setup.setting_of[i] : 0;
     const config::LoadedConfig& c = k == 0 ? setup.loaded : setup.others[k - 1]->loaded;
-    out << "archfit: " << setup.inputs[i].name << ": " << describe(c) << '\n';
+    out << "archfit: " << shown(setup.inputs[i].name) << ": " << shown(describe(c)) << '\n';
   }
 }
 
@@ -183,7 +184,7 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
     manifest::Inputs inputs =
         manifest::collect_inputs(paths, manifest::InputOptions{flags.follow_symlinks});
     for (const std::string& skipped : inputs.skipped)
-      std::cerr << "archfit: " << skipped << '\n';
+      std::cerr << "archfit: " << shown(skipped) << '\n';
     setup.inputs = std::move(inputs.files);
   }
   config::ConfigRequest request;
@@ -219,13 +220,13 @@ RunSetup prepare_run(const std::vector<std::string>& paths, const CommonFlags& f
 
 void print_notices(std::ostream& out, const run::RunResult& run) {
   for (const std::string& w : run.warnings)
-    out << w << '\n';
+    out << shown(w) << '\n';
   constexpr std::size_t kNamed = 10;
   std::size_t others = 0;
   for (const run::FileResult& file : run.files) {
     if (file.documents == 0 || file.objects > 0) continue;
     if (++others > kNamed) continue;
-    out << "archfit: skipped " << file.input.name
+    out << "archfit: skipped " << shown(file.input.name)
         << ": not a Kubernetes manifest (no document has apiVersion and kind)\n";
   }
   if (others > kNamed) {
