@@ -128,8 +128,13 @@ std::string read_file(const std::filesystem::path& path, const ReadLimit& limit,
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below.
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (!fd.valid()) fail_read(path, errno);
+  return read_opened(fd.get(), path, limit, identity);
+}
+
+std::string read_opened(int fd, const std::filesystem::path& path, const ReadLimit& limit,
+                        FileIdentity* identity) {
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) fail_read(path, errno);
+  if (::fstat(fd, &st) != 0) fail_read(path, errno);
   if (identity != nullptr) *identity = identity_from(st);
   if (S_ISDIR(st.st_mode)) fail_read(path, EISDIR);
   // /dev/null is the usual way to say "no file" (--config /dev/null): empty.
@@ -139,7 +144,7 @@ std::string read_file(const std::filesystem::path& path, const ReadLimit& limit,
                         ", not a regular file; archfit reads files, or a stream on standard "
                         "input ('-')");
   }
-  return read_fd(fd.get(), path, limit, st);
+  return read_fd(fd, path, limit, st);
 }
 
 std::string read_stdin(const ReadLimit& limit) {

@@ -61,6 +61,10 @@ inline constexpr std::uint64_t kMaxSettingsBytes = 4 * kMiB;     // configuratio
 std::string read_file(const std::filesystem::path& path, const ReadLimit& limit,
                       FileIdentity* identity = nullptr);
 
+// The same from a file opened already (its name is for messages).
+std::string read_opened(int fd, const std::filesystem::path& path, const ReadLimit& limit,
+                        FileIdentity* identity = nullptr);
+
 // Everything on standard input, whatever it is (a pipe, a file, a device),
 // up to the cap.
 std::string read_stdin(const ReadLimit& limit);
