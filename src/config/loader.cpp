@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include <archfit/base/confined.hpp>
 #include <archfit/base/duration.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
@@ -63,30 +64,62 @@ fs::path absolute_start(const fs::path& start_dir) {
 // The nearest file `name` (.archfit.yaml, archfit.lock) from `dir` upward;
 // the search ends after the first directory that holds .git (a file in
 // worktrees and submodules), so a file outside the repository never applies
-// to it.
-fs::path discover(const fs::path& start, const char* name) {
+// to it. Also that directory, when there is one: the repository the file
+// belongs to. A name there that is a link counts as found, wherever it
+// leads: it is refused when read, never passed over for one further up.
+struct Found {
+  fs::path file;
+  fs::path repository;
+};
+
+Found discover(const fs::path& start, const char* name) {
   std::error_code ec;
+  Found out;
   for (fs::path dir = start;; dir = dir.parent_path()) {
     fs::path candidate = dir / name;
-    if (fs::exists(candidate, ec) && !fs::is_directory(candidate, ec)) return candidate;
-    if (fs::exists(dir / ".git", ec) || dir == dir.parent_path() || dir.empty()) return {};
+    if (out.file.empty() && fs::symlink_status(candidate, ec).type() != fs::file_type::not_found &&
+        !fs::is_directory(fs::symlink_status(candidate, ec))) {
+      out.file = candidate;
+    }
+    if (fs::exists(dir / ".git", ec)) {
+      out.repository = dir.has_filename() ? dir : dir.parent_path();  // "repo/" -> "repo"
+      return out;
+    }
+    if (dir == dir.parent_path() || dir.empty()) return out;
+  }
+}
+
+// A path a found configuration names (resolve.caFile, ...), inside its
+// repository: where it leads, every link resolved there. Refused when it
+// leads out; left as it is when it does not exist (what reads it says so).
+void confine_named(std::string& path, const fs::path& repository, std::string_view key,
+                   bool directory) {
+  if (path.empty() || repository.empty()) return;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(path, ec))) return;
+  try {
+    path = resolve_confined(repository, path, directory).string();
+  } catch (const Error& e) {
+    throw Error(ErrorKind::Config, std::string(key) + ": " + e.message());
   }
 }
 
 std::string display(const fs::path& path, const fs::path& start_dir) {
-  // Relative when the caller started from a relative directory, as users type paths.
+  // Relative when the caller started from a relative directory, as users
+  // type paths; worked out on the names alone, a link left as it is.
   if (!start_dir.empty() && start_dir.is_relative()) {
     std::error_code ec;
-    fs::path rel = fs::proximate(path, ec);
-    if (!ec) return rel.string();
+    fs::path rel = path.lexically_proximate(fs::current_path(ec));
+    if (!ec && !rel.empty()) return rel.string();
   }
   return path.string();
 }
 
-ParsedConfig read_file_config(const fs::path& path) {
+ParsedConfig read_file_config(const fs::path& path, const fs::path& repository) {
   std::string text;
   try {
-    text = read_file(path, ReadLimit{kMaxSettingsBytes, "a configuration file"});
+    const ReadLimit limit{kMaxSettingsBytes, "a configuration file"};
+    text = repository.empty() ? read_file(path, limit) : read_confined(repository, path, limit);
   } catch (const Error& e) {
     throw Error(ErrorKind::Config, e.message(), e.where());
   }
@@ -202,16 +235,27 @@ LoadedConfig load_config(const ConfigRequest& request) {
                             " does not exist; check the path, or leave " + named->source +
                             " out to use the nearest " + kConfigName);
     }
-  } else if (fs::path found = discover(start, kConfigName); !found.empty()) {
-    out.config_file = display(found, request.start_dir);
+  }
+  // What is read: the path as found, absolute.
+  fs::path config_read = out.config_file;
+  if (out.config_file.empty() && !request.function_config) {
+    if (Found found = discover(start, kConfigName); !found.file.empty()) {
+      out.config_file = display(found.file, request.start_dir);
+      out.config_repository = found.repository;
+      config_read = found.file;
+    }
   }
 
   if (!out.config_file.empty()) {
-    parsed = read_file_config(out.config_file);
+    parsed = read_file_config(config_read, out.config_repository);
     fs::path dir = out.config_file.parent_path();
     rebase(parsed.resolve.ca_file, dir);
     rebase(parsed.resolve.docker_config, dir);
     rebase(parsed.resolve.credentials_dir, dir);
+    const fs::path& repo = out.config_repository;
+    confine_named(parsed.resolve.ca_file, repo, "resolve.caFile", false);
+    confine_named(parsed.resolve.docker_config, repo, "resolve.dockerConfig", false);
+    confine_named(parsed.resolve.credentials_dir, repo, "resolve.credentialsDir", true);
   }
   std::optional<std::string> function_lock_path = parsed.lock_path;
   std::string function_lock_content = parsed.lock_content.value_or("");
@@ -243,12 +287,14 @@ LoadedConfig load_config(const ConfigRequest& request) {
   } else if (!function_lock_content.empty()) {
     out.lock_content = std::move(function_lock_content);
     out.lock_source = "the functionConfig's lock";
-  } else if (fs::path found = discover(start, kLockName); !found.empty()) {
-    out.lock_file = display(found, request.start_dir);
+  } else if (Found found = discover(start, kLockName); !found.file.empty()) {
+    out.lock_repository = found.repository;
+    out.lock_file = display(found.file, request.start_dir);
     out.lock_source = "the nearest archfit.lock";
   } else if (!out.config_file.empty()) {
     out.lock_file = out.config_file.parent_path() / kLockName;
     out.lock_source = "beside the configuration file";
+    out.lock_repository = out.config_repository;
   } else {
     out.lock_file = request.start_dir.empty() ? fs::path(kLockName) : request.start_dir / kLockName;
     out.lock_source = "in the start directory";
@@ -274,6 +320,13 @@ cache::LockFile load_lock_file(const LoadedConfig& loaded) {
   if (!loaded.lock_content.empty())
     return cache::LockFile::parse(loaded.lock_content, "functionConfig.lock");
   std::error_code ec;
+  if (!loaded.lock_repository.empty() &&
+      fs::symlink_status(loaded.lock_file, ec).type() != fs::file_type::not_found) {
+    // Found in a repository: read inside it.
+    const ReadLimit limit{kMaxLockBytes, "a lock file"};
+    return cache::LockFile::parse(read_confined(loaded.lock_repository, loaded.lock_file, limit),
+                                  loaded.lock_file.string());
+  }
   if (!fs::exists(loaded.lock_file, ec)) {
     if (!loaded.lock_explicit) return {};
     fail(ErrorKind::Config, loaded.lock_source + ": lock file " +

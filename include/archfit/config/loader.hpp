@@ -77,6 +77,12 @@ struct LoadedConfig {
   std::string lock_content;         // the lock itself, from a functionConfig ("" otherwise)
   std::filesystem::path cache_dir;  // "" when no directory could be determined (no HOME)
   bool offline = false;
+  // The repository the configuration file and the lock file were found in
+  // (the directory holding .git), each "" when it was named (a flag, a
+  // variable) or found outside one: what a repository holds is read inside
+  // it (base/confined.hpp), and so are the files its configuration names.
+  std::filesystem::path config_repository;
+  std::filesystem::path lock_repository;
 };
 
 // Finds, reads and validates the configuration and applies environment and
@@ -92,7 +98,10 @@ struct LoadedConfig {
 // there). Cache: --cache-dir, else
 // $ARCHFIT_CACHE_DIR, else $XDG_CACHE_HOME/archfit, else ~/.cache/archfit.
 // Relative resolve paths in a file (caFile, dockerConfig, credentialsDir) are
-// relative to that file's directory.
+// relative to that file's directory. A configuration or lock file found in a
+// repository is read only inside it, every link resolved inside it, and the
+// files a found configuration names must lie there too: Error(Config) when
+// one leads out.
 //
 // resolve.onUnresolved, when neither the file nor ARCHFIT_ON_UNRESOLVED sets
 // it, is fail in an unattended run (see unattended_reason) and warn otherwise.
