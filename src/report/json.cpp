@@ -43,11 +43,11 @@ class JsonWriter : public Writer {
     w_.EndObject();
     w_.key("fixable");
     w_.Bool(f.fixable);
-    if (f.source.empty()) {
+    if (std::string source = source_path(f, options_); source.empty()) {
       w_.key("source");
       w_.Null();
     } else {
-      out_.string("source", Untrusted(source_path(f, options_)));
+      out_.string("source", Untrusted(source));
     }
     w_.EndObject();
   }

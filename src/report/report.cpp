@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include <archfit/base/error.hpp>
+#include <archfit/base/text.hpp>
 #include <archfit/report/report.hpp>
 
 #include "report/writers.hpp"
@@ -111,8 +112,24 @@ std::unique_ptr<Writer> make_writer(Format format, std::ostream& out,
   return detail::text_writer(out, options);
 }
 
+namespace {
+
+// A template's path as helm writes it in `# Source:` (chart/templates/x.yaml):
+// relative, and no component empty, "." or "..". Anything else could lead
+// out of the source root, and is no template's path.
+bool is_template_path(std::string_view path) {
+  if (path.empty() || path.front() == '/') return false;
+  for (std::string_view part : split(path, '/')) {
+    if (part.empty() || part == "." || part == "..") return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string source_path(const findings::Finding& f, const WriterOptions& options) {
-  if (f.source.empty() || options.source_root.empty()) return f.source;
+  if (!is_template_path(f.source)) return "";
+  if (options.source_root.empty()) return f.source;
   return (std::filesystem::path(options.source_root) / f.source).lexically_normal().string();
 }
 

@@ -54,8 +54,9 @@ struct WriterOptions {
   std::string source_root;
 };
 
-// The finding's source as reports give it (see WriterOptions::source_root);
-// "" when it has none.
+// The finding's source as reports give it (see WriterOptions::source_root),
+// always inside the source root; "" when it has none, or when its `# Source:`
+// is no template's path as helm writes one (absolute, or with `..`).
 std::string source_path(const findings::Finding& f, const WriterOptions& options);
 
 // The text report's line for a finding, without its line break, every value
