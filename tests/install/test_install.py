@@ -6,10 +6,13 @@ own output is checked by tests/release. Every failure must leave the target
 directory as it was: no executable, no partial download.
 """
 
+import hashlib
+import io
 import os
 import subprocess
 import sys
 import shutil
+import tarfile
 import tempfile
 import unittest
 
@@ -106,6 +109,41 @@ class Install(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run)
         self.assertIn('says "archfit 9.9.9"', run.stderr)
         self.assertNothingInstalled(run)
+
+    def test_an_oversized_download_installs_nothing(self):
+        # A SHA256SUMS of 2 MiB is no release's: refused at its cap, whether
+        # or not the server says its length first.
+        line = f"{'0' * 64}  archfit_{self.version}_linux_arm64.tar.gz\n"
+        for chunked in (False, True):
+            self.release.chunked = chunked
+            self.publish(sums=line * (2 * 1024 * 1024 // len(line)))
+            run = self.install()
+            self.assertEqual(run.returncode, 1, run)
+            self.assertIn("cannot download", run.stderr)
+            self.assertNothingInstalled(run)
+
+    def test_an_archived_link_is_not_installed(self):
+        # A checksummed archive whose archfit is a symbolic link to a file
+        # outside would install that file (and chmod it): refused.
+        outside = os.path.join(self.root, f"outside-{self.id()}")
+        with open(outside, "wb") as f:
+            f.write(b"#!/bin/sh\necho archfit " + self.version.encode() + b"\n")
+        os.chmod(outside, 0o600)
+        out = io.BytesIO()
+        with tarfile.open(fileobj=out, mode="w:gz") as tar:
+            info = tarfile.TarInfo("archfit")
+            info.type, info.linkname = tarfile.SYMTYPE, outside
+            tar.addfile(info)
+        data = out.getvalue()
+        with open(os.path.join(self.release.dir, self.release.archive), "wb") as f:
+            f.write(data)
+        with open(os.path.join(self.release.dir, "SHA256SUMS"), "w") as f:
+            f.write(f"{hashlib.sha256(data).hexdigest()}  {self.release.archive}\n")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("is not a regular file", run.stderr)
+        self.assertNothingInstalled(run)
+        self.assertEqual(os.stat(outside).st_mode & 0o777, 0o600, "what it named is untouched")
 
     def test_a_directory_made_for_a_failed_install_is_removed(self):
         self.publish(sums=f"{'1' * 64}  archfit_{self.version}_linux_amd64.tar.gz\n")

@@ -31,16 +31,44 @@ def archive_bytes(files):
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
+    """Serves the directory; when the release is `chunked`, without a
+    Content-Length (HTTP/1.1 chunked), as a server may."""
+
+    protocol_version = "HTTP/1.1"
+
+    def __init__(self, *args, release, **kwargs):
+        self.release = release
+        super().__init__(*args, **kwargs)
+
     def log_message(self, *args):
         pass
+
+    def send_header(self, keyword, value):
+        if keyword.lower() == "content-length" and self.release.chunked:
+            super().send_header("Transfer-Encoding", "chunked")
+            return
+        super().send_header(keyword, value)
+
+    def copyfile(self, source, outputfile):
+        if not self.release.chunked:
+            return super().copyfile(source, outputfile)
+        while piece := source.read(65536):
+            outputfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+        outputfile.write(b"0\r\n\r\n")
+
+
+class _Server(http.server.ThreadingHTTPServer):
+    def handle_error(self, request, client_address):
+        pass  # a client that stops reading at its cap is expected here
 
 
 class ServedRelease:
     def __init__(self, exe, version, arch="amd64"):
         self.exe, self.version, self.arch = exe, version, arch
+        self.chunked = False
         self.dir = tempfile.mkdtemp(prefix="archfit-served-release-")
-        handler = functools.partial(_Quiet, directory=self.dir)
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        handler = functools.partial(_Quiet, directory=self.dir, release=self)
+        self.server = _Server(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
         self.publish()
