@@ -26,6 +26,7 @@ class FakeRegistry : public registry::Transport {
     std::string body;
     registry::Headers headers;
     bool allow_link_local = false;
+    bool allow_loopback = true;
   };
 
   std::map<std::string, std::pair<std::string, std::string>> manifests;  // digest -> type, body
@@ -72,7 +73,8 @@ class FakeRegistry : public registry::Transport {
     for (const auto& [k, v] : r.headers) {
       if (k == "Authorization") auth = v;
     }
-    seen.push_back({r.method, r.url, auth, r.body, r.headers, r.allow_link_local});
+    seen.push_back(
+        {r.method, r.url, auth, r.body, r.headers, r.allow_link_local, r.allow_loopback});
     HttpResponse out;
     if (hook && hook(r, out)) {
       if (r.method == "HEAD") out.body.clear();  // as HTTP has it

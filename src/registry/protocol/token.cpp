@@ -128,8 +128,14 @@ TokenAnswer fetch_token(const TokenRequest& request, const Perform& perform,
     }
   }
 
+  // Checked again at connect time: the name may resolve to this machine.
+  const bool elsewhere =
+      target->host != request.registry.host || target->port != request.registry.port;
+  const bool allow_loopback = !(sends_credentials && elsewhere);
+
   if (cred && !cred->identity_token.empty()) {
     HttpRequest post;
+    post.allow_loopback = allow_loopback;
     post.method = "POST";
     post.url = realm;
     post.headers.emplace_back("Content-Type", "application/x-www-form-urlencoded");
@@ -143,6 +149,7 @@ TokenAnswer fetch_token(const TokenRequest& request, const Perform& perform,
   }
 
   HttpRequest get;
+  get.allow_loopback = allow_loopback;
   get.url = realm + (realm.find('?') == std::string::npos ? "?" : "&") + query(request, false);
   get.max_body = 64 * 1024;
   if (cred) {

@@ -100,20 +100,31 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   return n;
 }
 
-// Opens the socket for a connection, unless it goes to a link-local address
-// the request may not reach: a host name can resolve to one.
+std::string address_text(const curl_sockaddr& address) {
+  char text[INET6_ADDRSTRLEN] = "?";
+  const void* raw =
+      address.family == AF_INET
+          ? static_cast<const void*>(&reinterpret_cast<const sockaddr_in*>(&address.addr)->sin_addr)
+          : static_cast<const void*>(
+                &reinterpret_cast<const sockaddr_in6*>(&address.addr)->sin6_addr);
+  inet_ntop(address.family, raw, text, sizeof text);
+  return text;
+}
+
+// Opens the socket for a connection, unless it goes to an address the
+// request may not reach: a host name can resolve to a link-local address, or
+// to this machine's.
 curl_socket_t open_socket(void* user, curlsocktype, curl_sockaddr* address) {
   auto* ex = static_cast<Exchange*>(user);
   if (!ex->request->allow_link_local && is_link_local(&address->addr)) {
-    char text[INET6_ADDRSTRLEN] = "?";
-    const void* raw = address->family == AF_INET
-                          ? static_cast<const void*>(
-                                &reinterpret_cast<const sockaddr_in*>(&address->addr)->sin_addr)
-                          : static_cast<const void*>(
-                                &reinterpret_cast<const sockaddr_in6*>(&address->addr)->sin6_addr);
-    inet_ntop(address->family, raw, text, sizeof text);
-    ex->refused = std::string("refused to connect to ") + text +
+    ex->refused = "refused to connect to " + address_text(*address) +
                   ", a link-local address (where cloud metadata services answer)";
+    return CURL_SOCKET_BAD;
+  }
+  if (!ex->request->allow_loopback && is_loopback(&address->addr)) {
+    ex->refused = "refused to send the registry's credentials to " + address_text(*address) +
+                  ", an address of this machine on another port than the registry's (any local "
+                  "program may listen there)";
     return CURL_SOCKET_BAD;
   }
   return ::socket(address->family, address->socktype, address->protocol);

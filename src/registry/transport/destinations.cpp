@@ -32,6 +32,20 @@ bool is_link_local_v6(const unsigned char* a) {
   return std::memcmp(a, kMapped, 12) == 0 && is_link_local_v4(a + 12);
 }
 
+// 127.0.0.0/8, and 0.0.0.0/8: a connection to "this network" reaches this
+// machine.
+bool is_loopback_v4(const unsigned char* a) {
+  return a[0] == 127 || a[0] == 0;
+}
+
+// ::1, the unspecified ::, and the IPv4 ones mapped into IPv6.
+bool is_loopback_v6(const unsigned char* a) {
+  static constexpr unsigned char kZero[15] = {};
+  static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+  if (std::memcmp(a, kZero, 15) == 0 && (a[15] == 0 || a[15] == 1)) return true;
+  return std::memcmp(a, kMapped, 12) == 0 && is_loopback_v4(a + 12);
+}
+
 bool usable_text(std::string_view url) {
   return std::all_of(url.begin(), url.end(), [](char c) {
     auto u = static_cast<unsigned char>(c);
@@ -91,11 +105,23 @@ bool is_loopback(std::string_view host) {
   if (host == "localhost" || host.ends_with(".localhost")) return true;
   unsigned char a[16];
   std::string h(host);
-  if (inet_pton(AF_INET, h.c_str(), a) == 1) return a[0] == 127;
-  if (inet_pton(AF_INET6, h.c_str(), a) == 1) {
-    static constexpr unsigned char kOne[16] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
-    static constexpr unsigned char kMapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
-    return std::memcmp(a, kOne, 16) == 0 || (std::memcmp(a, kMapped, 12) == 0 && a[12] == 127);
+  // inet_aton, as the resolver: "127.1" and "2130706433" are 127.0.0.1.
+  if (in_addr v4{}; inet_aton(h.c_str(), &v4) == 1) {
+    return is_loopback_v4(reinterpret_cast<const unsigned char*>(&v4));
+  }
+  if (inet_pton(AF_INET6, h.c_str(), a) == 1) return is_loopback_v6(a);
+  return false;
+}
+
+bool is_loopback(const sockaddr* address) {
+  if (address == nullptr) return false;
+  if (address->sa_family == AF_INET) {
+    const auto* in = reinterpret_cast<const sockaddr_in*>(address);
+    return is_loopback_v4(reinterpret_cast<const unsigned char*>(&in->sin_addr));
+  }
+  if (address->sa_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(address);
+    return is_loopback_v6(reinterpret_cast<const unsigned char*>(&in6->sin6_addr));
   }
   return false;
 }

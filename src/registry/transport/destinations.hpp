@@ -8,7 +8,9 @@
 //   - credentials go to the registry's own host, to a token server on that
 //     host, or to a token server reached over https; never over plain http to
 //     another host, and never to another port of the loopback interface (any
-//     local program can listen there).
+//     local program can listen there). Judged by name first, and again by
+//     the address connected to: a name can resolve to loopback
+//     (HttpRequest::allow_loopback).
 // docs/registry.md states these rules for users.
 #pragma once
 
@@ -30,7 +32,11 @@ struct Destination {
 // a control character, a blank or a byte outside ASCII.
 std::optional<Destination> destination_of(std::string_view url);
 
+// localhost, *.localhost, or an address of this machine (127.0.0.0/8, ::1,
+// 0.0.0.0/8, ::, also mapped and in the resolver's short forms: "127.1").
 bool is_loopback(std::string_view host);
+// The same for an address about to be connected to.
+bool is_loopback(const sockaddr* address);
 // A link-local address or a name of a cloud metadata service.
 bool is_link_local(std::string_view host);
 // The same for an address about to be connected to (IPv4, IPv6, and IPv4

@@ -33,6 +33,11 @@ struct HttpRequest {
   // Connect even where the host's address is link-local: set only for the
   // registry's own host, which the user named (see destinations.hpp).
   bool allow_link_local = false;
+  // Connect even where the host's address is this machine's (loopback):
+  // cleared for a request carrying the registry's credentials anywhere but
+  // the registry's own host and port, which a name resolving to loopback
+  // must not turn into another local port (see destinations.hpp).
+  bool allow_loopback = true;
 };
 
 enum class Failure {

@@ -133,6 +133,9 @@ TEST(HostileRegistry, CredentialsGoOnlyToTheRegistryHostOrOverHttps) {
            {"localhost:5000", "https://localhost:5000/token", true},
            {"localhost:5000", "https://localhost:5001/token", false},
            {"127.0.0.1:5000", "http://127.0.0.1:6000/token", false},
+           {"127.0.0.1:5000", "https://127.1:6000/token", false},
+           {"127.0.0.1:5000", "https://0.0.0.0:6000/token", false},
+           {"registry.example", "https://2130706433/token", false},
        }) {
     Hostile h;
     bearer(h, row.realm, R"({"token":"t"})");
@@ -192,6 +195,43 @@ TEST(HostileRegistry, RequestsElsewhereMayNotConnectToLinkLocalAddresses) {
   EXPECT_EQ(h.resolve("registry.example/app:1").platforms.str(), "linux/amd64");
   for (const auto& s : h.registry.seen) {
     EXPECT_EQ(s.allow_link_local, s.url.starts_with("https://registry.example/")) << s.url;
+  }
+}
+
+TEST(HostileRegistry, CredentialsElsewhereMayNotConnectToThisMachine) {
+  // A name can resolve to loopback ("vm", "registry.local" in /etc/hosts):
+  // credentials going anywhere but the registry's own host and port tell the
+  // transport to refuse this machine's addresses; without credentials, or to
+  // the registry's own port, nothing is refused.
+  struct Row {
+    std::string registry;
+    std::string realm;
+    bool credentials;
+    bool allow_loopback;
+  };
+  for (const Row& row : std::vector<Row>{
+           {"vm:5000", "http://vm:6000/token", true, false},
+           {"vm:5000", "http://vm:5000/token", true, true},
+           {"vm:5000", "http://vm:6000/token", false, true},
+           {"registry.example", "https://auth.example/token", true, false},
+           {"registry.example", "https://registry.example/token", true, true},
+           {"registry.example", "https://auth.example/token", false, true},
+       }) {
+    Hostile h;
+    bearer(h, row.realm, R"({"token":"t"})");
+    std::vector<Credential> creds;
+    if (row.credentials) creds.push_back(basic_credential());
+    EXPECT_EQ(h.resolve(row.registry + "/app:1", creds).platforms.str(), "linux/amd64");
+    std::size_t to_realm = 0;
+    for (const auto& s : h.registry.seen) {
+      if (!s.url.starts_with(row.realm)) {
+        EXPECT_TRUE(s.allow_loopback) << s.url;
+        continue;
+      }
+      ++to_realm;
+      EXPECT_EQ(s.allow_loopback, row.allow_loopback) << row.registry << " " << row.realm;
+    }
+    EXPECT_GT(to_realm, 0u) << row.realm;
   }
 }
 
@@ -319,6 +359,15 @@ TEST(Destinations, ParseAndClassify) {
   EXPECT_TRUE(is_loopback("::1"));
   EXPECT_TRUE(is_loopback("localhost"));
   EXPECT_TRUE(is_loopback("::ffff:127.0.0.1"));
+  // The resolver's short forms and "this network" reach this machine too.
+  EXPECT_TRUE(is_loopback("127.1"));
+  EXPECT_TRUE(is_loopback("2130706433"));
+  EXPECT_TRUE(is_loopback("0x7f.0.0.1"));
+  EXPECT_TRUE(is_loopback("0.0.0.0"));
+  EXPECT_TRUE(is_loopback("::"));
+  EXPECT_TRUE(is_loopback("::ffff:0.0.0.0"));
+  EXPECT_FALSE(is_loopback("::2"));
+  EXPECT_FALSE(is_loopback("127.example"));
   EXPECT_FALSE(is_loopback("128.0.0.1"));
   EXPECT_TRUE(is_link_local("169.254.0.1"));
   EXPECT_TRUE(is_link_local("febf::1"));

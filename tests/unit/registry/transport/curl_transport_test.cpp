@@ -1,7 +1,8 @@
 // The real transport refuses, without connecting, what must not go out: a
 // link-local address for a request that may not reach one (a host name can
 // resolve to one, so the check is on the address about to be connected to),
-// and a URL or header value with a control character.
+// this machine's addresses for a request carrying credentials elsewhere than
+// the registry's own port, and a URL or header value with a control character.
 #include <chrono>
 
 #include <gtest/gtest.h>
@@ -31,6 +32,24 @@ TEST(CurlTransport, RefusesLinkLocalAddressesUnlessAllowed) {
         << r.failure_message;
     EXPECT_NE(r.failure_message.find("a link-local address"), std::string::npos);
     EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(900)) << url;
+  }
+}
+
+TEST(CurlTransport, RefusesThisMachinesAddressesUnlessAllowed) {
+  // Checked on the address connected to, whatever the name: localhost, a
+  // short form, "this network", IPv6.
+  CurlTransport transport;
+  for (std::string url :
+       std::vector<std::string>{"http://localhost:1/token", "http://127.1:1/token",
+                                "http://0.0.0.0:1/", "http://[::1]:1/"}) {
+    HttpRequest r = quick(url);
+    r.allow_loopback = false;
+    HttpResponse refused = transport.perform(r);
+    EXPECT_EQ(refused.failure, Failure::Refused) << url << ": " << refused.failure_message;
+    EXPECT_NE(refused.failure_message.find("an address of this machine"), std::string::npos)
+        << refused.failure_message;
+    // Allowed, the connection is tried (and port 1 refuses it).
+    EXPECT_EQ(transport.perform(quick(url)).failure, Failure::Connect) << url;
   }
 }
 
