@@ -32,6 +32,7 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
+constexpr const char* kTooLong = "too large: at most 3650d (ten years)";
 constexpr const char* kUnits = "use s, m, h, d or w, e.g. 30s, 1h30m, 7d";
 
 }  // namespace
@@ -54,7 +55,7 @@ std::optional<std::chrono::seconds> try_parse_duration(std::string_view text, st
     std::int64_t number = 0;
     while (!rest.empty() && is_digit(rest.front())) {
       int digit = rest.front() - '0';
-      if (number > (kMax - digit) / 10) return reject("too large");
+      if (number > (kMax - digit) / 10) return reject(kTooLong);
       number = number * 10 + digit;
       rest.remove_prefix(1);
     }
@@ -68,8 +69,9 @@ std::optional<std::chrono::seconds> try_parse_duration(std::string_view text, st
     std::string_view unit = rest.substr(0, unit_length);
     std::int64_t factor = unit.size() == 1 ? unit_seconds(unit.front()) : 0;
     if (factor == 0) return reject("unknown unit " + archfit::quoted(unit) + "; " + kUnits);
-    if (number > kMax / factor || total > kMax - number * factor) return reject("too large");
+    if (number > kMax / factor || total > kMax - number * factor) return reject(kTooLong);
     total += number * factor;
+    if (total > kLongestDuration.count()) return reject(kTooLong);
     rest.remove_prefix(unit_length);
   }
   return std::chrono::seconds(total);

@@ -42,9 +42,14 @@ std::string_view entry_hex(std::string_view name) {
   return is_hex(hex, 64) ? hex : std::string_view();
 }
 
+// A file's time can be anything touch(1) was told: clamped to the range an
+// entry's own time has (from 1970 to the clock's last second), so that an
+// age computed from it never wraps.
 TimePoint modification_time(const struct stat& st) {
-  auto since_epoch =
-      std::chrono::seconds(st.st_mtim.tv_sec) + std::chrono::nanoseconds(st.st_mtim.tv_nsec);
+  constexpr std::int64_t kLatest =
+      std::chrono::duration_cast<std::chrono::seconds>(TimePoint::duration::max()).count() - 1;
+  auto seconds = std::clamp<std::int64_t>(st.st_mtim.tv_sec, 0, kLatest);
+  auto since_epoch = std::chrono::seconds(seconds) + std::chrono::nanoseconds(st.st_mtim.tv_nsec);
   return TimePoint(std::chrono::duration_cast<TimePoint::duration>(since_epoch));
 }
 

@@ -31,7 +31,22 @@ INSTANTIATE_TEST_SUITE_P(
                       Good{"24h", 86400, "1d"}, Good{"7d", 604800, "7d"},
                       Good{"2w", 1209600, "14d"}, Good{"1d2h3m4s", 93784, "1d2h3m4s"},
                       Good{"30m1h", 5400, "1h30m"}, Good{"1m1m", 120, "2m"},
-                      Good{" 10s ", 10, "10s"}, Good{"+10s", 10, "10s"}, Good{"0h", 0, "0s"}));
+                      Good{" 10s ", 10, "10s"}, Good{"+10s", 10, "10s"}, Good{"0h", 0, "0s"},
+                      Good{"3650d", 3650 * 86400, "3650d"}, Good{"87600h", 3650 * 86400, "3650d"}));
+
+// The longest duration, in the finest clock, a few times over, from the
+// clock's now: inside the clock's range (UBSan checks the arithmetic).
+TEST(Duration, TheLongestFitsEveryClock) {
+  auto longest = parse_duration("3650d");
+  EXPECT_EQ(longest, kLongestDuration);
+  auto deadline = std::chrono::steady_clock::now() + 8 * longest;
+  auto expiry = std::chrono::system_clock::now() + 8 * longest;
+  EXPECT_GT(deadline, std::chrono::steady_clock::now());
+  EXPECT_GT(expiry, std::chrono::system_clock::now());
+  EXPECT_GT(std::chrono::duration_cast<std::chrono::nanoseconds>(8 * longest).count(), 0);
+}
+
+#define LONG "too large: at most 3650d (ten years)"
 
 struct Bad {
   const char* text;
@@ -79,9 +94,13 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"1h 30m",
             "invalid duration \"1h 30m\": unknown unit \"h \"; use s, m, h, d or w, "
             "e.g. 30s, 1h30m, 7d"},
-        Bad{"99999999999999999999s", "invalid duration \"99999999999999999999s\": too large"},
-        Bad{"9223372036854775807w", "invalid duration \"9223372036854775807w\": too large"},
-        Bad{"9223372036854775807s1s", "invalid duration \"9223372036854775807s1s\": too large"}),
+        Bad{"99999999999999999999s", "invalid duration \"99999999999999999999s\": " LONG},
+        Bad{"9223372036854775807w", "invalid duration \"9223372036854775807w\": " LONG},
+        Bad{"9223372036854775807s1s", "invalid duration \"9223372036854775807s1s\": " LONG},
+        Bad{"9223372036854775807s", "invalid duration \"9223372036854775807s\": " LONG},
+        Bad{"99999999999h", "invalid duration \"99999999999h\": " LONG},
+        Bad{"3651d", "invalid duration \"3651d\": " LONG},
+        Bad{"3650d1s", "invalid duration \"3650d1s\": " LONG}),
     [](const ::testing::TestParamInfo<Bad>& test) { return "Case" + std::to_string(test.index); });
 
 }  // namespace

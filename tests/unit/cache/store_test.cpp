@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <archfit/base/duration.hpp>
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/cache/store.hpp>
@@ -543,6 +544,29 @@ TEST(Store, PruneRemovesOldEntriesAndLeftoversButKeepsYoungOnes) {
   clock.set(now + 1s);
   EXPECT_EQ(store.prune(0s).removed, 3u);
   EXPECT_TRUE(fs::exists(new_temp));
+}
+
+TEST(Store, PruneOverTheLongestDurationAndHostileFileTimesKeepsFreshEntries) {
+  // The longest duration keeps everything; a corrupt file dated 1900 or
+  // 2446 (as touch(1) may) is old or young, never a wrapped age (UBSan
+  // checks the arithmetic).
+  TempDir dir;
+  Store store(dir.path());
+  ASSERT_TRUE(store.try_put_digest(digest_entry(digest_of(1), "linux/amd64")));
+  fs::path past = store.digest_path(digest_of(2));
+  fs::path future = store.digest_path(digest_of(3));
+  write_raw(past, "nonsense");
+  write_raw(future, "nonsense");
+  struct timespec times[2] = {{0, UTIME_OMIT}, {-2208988800, 0}};  // 1900-01-01
+  ASSERT_EQ(::utimensat(AT_FDCWD, past.c_str(), times, 0), 0);
+  times[1] = {15000000000, 0};  // the year 2445
+  ASSERT_EQ(::utimensat(AT_FDCWD, future.c_str(), times, 0), 0);
+  PruneResult result = store.prune(kLongestDuration);
+  EXPECT_EQ(result.kept, 2u);
+  EXPECT_EQ(result.removed, 1u);
+  EXPECT_FALSE(fs::exists(past));
+  EXPECT_TRUE(fs::exists(future));
+  EXPECT_TRUE(store.get_digest(digest_of(1)));
 }
 
 TEST(Store, ClearRemovesTheVersionDirectoryOnly) {
