@@ -14,6 +14,8 @@ import unittest
 
 from lib import fake_registry as fr
 from lib import oci
+from lib.h2_server import H2Server
+from lib.registry import make_ca
 from lib.archfit_case import ArchfitCase, docker_config
 
 SECRET_PASSWORD = "Fake-Secret-Pw-93d1e0"
@@ -332,6 +334,26 @@ class NothingHangsTest(FaultCase):
         self.assertTrue(all("error" in r for r in results), results)
         self.assertLess(time.monotonic() - start, 20)
         json.dumps(results)
+
+
+class BrokenHttp2Test(ArchfitCase):
+    """An HTTP/2 answer that breaks the protocol is as broken as 300 KiB of
+    HTTP/1.1 headers: it fails at once, asked for once."""
+
+    def test_a_broken_http2_answer_is_not_asked_again(self):
+        ca = make_ca(self.tmp)
+        cert, key = os.path.join(self.tmp, "server.pem"), os.path.join(self.tmp, "server.key")
+        config = self.write_config({"caFile": ca, "timeout": "10s"})
+        for mode in ("continuation", "bigheader"):
+            with H2Server(mode, cert, key) as server:
+                image = f"127.0.0.1:{server.port}/x/y:1"
+                started = time.monotonic()
+                run, [result] = self.resolve([image], config)
+                self.assertEqual(run.code, 3, run)
+                self.assertFailed(result, "unreadable answer from " + re.escape(f"127.0.0.1:{server.port}"))
+                self.assertNotIn("tries", result["error"])
+                self.assertEqual(server.requests, 1, (mode, result))
+                self.assertLess(time.monotonic() - started, 5, mode)
 
 
 if __name__ == "__main__":

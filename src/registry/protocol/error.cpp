@@ -40,6 +40,8 @@ std::string failure_words(Failure f) {
       return "response too large from";
     case Failure::Truncated:
       return "response cut short by";
+    case Failure::Broken:
+      return "unreadable answer from";
     case Failure::Refused:
       return "archfit would not reach";
     case Failure::Other:

@@ -213,10 +213,21 @@ void set_up(Exchange& ex) {
   curl.easy_setopt(e, CURLOPT_HTTPHEADER, ex.headers);
 }
 
+// The server spoke HTTP/2 wrongly (endless CONTINUATION frames, a header
+// block past nghttp2's limits, a stream reset for a protocol error): an
+// answer archfit cannot read, not a connection cut short, so not asked
+// again. libcurl reports some of these as CURLE_RECV_ERROR, in nghttp2's words.
+bool is_protocol_error(CURLcode code, const Exchange& ex) {
+  if (code == CURLE_HTTP2 || code == CURLE_HTTP2_STREAM) return true;
+  return code == CURLE_RECV_ERROR &&
+         std::string_view(ex.error).find("nghttp2") != std::string_view::npos;
+}
+
 Failure classify(CURLcode code, const Exchange& ex) {
   if (!ex.refused.empty()) return Failure::Refused;
   if (ex.too_large) return Failure::TooLarge;
-  if (ex.too_many_headers) return Failure::Other;
+  if (ex.too_many_headers) return Failure::Broken;
+  if (is_protocol_error(code, ex)) return Failure::Broken;
   switch (code) {
     case CURLE_OK:
       return Failure::None;

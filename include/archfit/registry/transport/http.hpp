@@ -47,6 +47,7 @@ enum class Failure {
   Tls,        // handshake or certificate verification failed
   TooLarge,   // the body exceeded max_body
   Truncated,  // the connection closed before the body was complete
+  Broken,     // an answer that breaks the protocol (HTTP/2 framing, headers past the limit)
   Refused,    // archfit would not send it: a link-local address, a control character
   Other,
 };
