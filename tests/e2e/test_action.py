@@ -21,7 +21,7 @@ import yaml
 from runner import STEP_SHELL, Runner, step_text
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from served_release import ServedRelease  # noqa: E402
+from served_release import ServedRelease, archive_bytes  # noqa: E402
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 STATE = os.environ["ARCHFIT_E2E_STATE"]
@@ -119,6 +119,7 @@ class ActionTest(unittest.TestCase):
         self.assertTrue(os.path.isdir(os.path.join(self.store, bin_key)), "the executable was not saved")
         second, result2 = self.run_action()
         self.assertNotIn("Build archfit", second.ran, "a cache hit must not build")
+        self.assertIn("Check the restored archfit", second.ran, "what the cache gives back is run first")
         self.assertEqual(result2.outputs["exit-code"], result.outputs["exit-code"])
         # The image cache is keyed by the lock file and restored by prefix.
         images = [w for u, w in second.uses if u.startswith("actions/cache") and "images" in w["key"]][0]
@@ -152,16 +153,28 @@ class ActionTest(unittest.TestCase):
         self.assertNotIn("Build archfit", first.ran)
         self.assertEqual(result.status, "failure")  # the sample has findings at error
         self.assertEqual(result.outputs["exit-code"], "1")
-        bin_key = [w["key"] for u, w in first.uses if u.startswith("actions/cache") and "bin" in w["key"]][0]
-        self.assertEqual(bin_key, f"archfit-bin-v2-X64-release-{release.version}")
+        bin_key = [w["key"] for u, w in first.uses if u.startswith("actions/cache") and "archive" in w["key"]][0]
+        self.assertEqual(bin_key, f"archfit-archive-v1-X64-release-{release.version}")
         installed = os.path.join(result.steps["prepare"]["outputs"]["bin-dir"], "archfit")
         with open(installed, "rb") as f:
             self.assertEqual(f.read(), release.exe, "the served executable, byte for byte")
-        # A second job restores it from the cache: nothing is downloaded.
+        kept = os.path.join(store, bin_key, release.archive)
+        self.assertTrue(os.path.isfile(kept), "the checked archive is cached")
+        # A second job restores the archive from the cache and checks it
+        # against SHA256SUMS again: the archive is not downloaded.
         release.remove_archive()
         second, result2 = self.run_action(self.release_runner(release, store, action_ref=f"v{release.version}"))
-        self.assertNotIn("Install archfit", second.ran)
+        self.assertIn("Install archfit", second.ran)
+        self.assertIn("matches SHA256SUMS", second.stderr_of.get("Install archfit", "") + second.stdout)
         self.assertEqual(result2.outputs["exit-code"], "1")
+        # A poisoned cache (another executable in the kept archive) is not
+        # used: the release has no archive to download now, so nothing runs.
+        with open(kept, "wb") as f:
+            f.write(archive_bytes({"archfit": (b"#!/bin/sh\necho archfit " + release.version.encode() + b"\n", 0o755)}))
+        third, result3 = self.run_action(self.release_runner(release, store, action_ref=f"v{release.version}"))
+        self.assertEqual(result3.status, "failure")
+        self.assertIn("does not match SHA256SUMS", third.stderr_of.get("Install archfit", "") + third.stdout)
+        self.assertNotIn("Run archfit", third.ran)
 
     def test_a_checksum_mismatch_fails_the_job_and_installs_nothing(self):
         release = self.served_release()

@@ -17,11 +17,15 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from served_release import ServedRelease  # noqa: E402
+from served_release import ServedRelease, archive_bytes  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INSTALL = os.path.join(TOP, "scripts", "install")
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
+
+
+def archive_of(exe):
+    return archive_bytes({"archfit": (exe, 0o755)})
 
 
 class Install(unittest.TestCase):
@@ -94,6 +98,7 @@ class Install(unittest.TestCase):
         self.assertEqual(run.returncode, 1, run)
         self.assertIn("has no checksum for", run.stderr)
         self.assertNothingInstalled(run)
+        self.publish()
         self.release.remove_archive()
         run = self.install()
         self.assertEqual(run.returncode, 1, run)
@@ -144,6 +149,40 @@ class Install(unittest.TestCase):
         self.assertIn("is not a regular file", run.stderr)
         self.assertNothingInstalled(run)
         self.assertEqual(os.stat(outside).st_mode & 0o777, 0o600, "what it named is untouched")
+
+    def test_a_kept_archive_is_checked_again_before_it_is_used(self):
+        keep = os.path.join(self.root, f"keep-{self.id()}")
+        run = self.install("--keep", keep)
+        self.assertEqual(run.returncode, 0, run)
+        kept = os.path.join(keep, self.release.archive)
+        self.assertTrue(os.path.isfile(kept), "the checked archive is kept")
+        # The next install uses it: the server no longer has the archive.
+        self.release.remove_archive()
+        os.unlink(os.path.join(self.target, "archfit"))
+        run = self.install("--keep", keep)
+        self.assertEqual(run.returncode, 0, run)
+        self.assertIn("matches SHA256SUMS", run.stderr)
+        with open(os.path.join(self.target, "archfit"), "rb") as f:
+            self.assertEqual(f.read(), self.exe)
+        # A kept archive that no longer matches (a poisoned cache) is not
+        # used: downloaded again when the server has it...
+        digest = self.publish()
+        with open(kept, "wb") as f:
+            f.write(archive_of(b"#!/bin/sh\necho archfit " + self.version.encode() + b"\n"))
+        run = self.install("--keep", keep)
+        self.assertEqual(run.returncode, 0, run)
+        self.assertIn("does not match SHA256SUMS; downloading it again", run.stderr)
+        with open(kept, "rb") as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), digest, "replaced by the good one")
+        # ...and nothing is installed when it has not.
+        with open(kept, "wb") as f:
+            f.write(b"poisoned")
+        self.release.remove_archive()
+        run = self.install("--keep", keep)
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("cannot download", run.stderr)
+        with open(os.path.join(self.target, "archfit"), "rb") as f:
+            self.assertEqual(f.read(), self.exe, "the installed executable is untouched")
 
     def test_a_directory_made_for_a_failed_install_is_removed(self):
         self.publish(sums=f"{'1' * 64}  archfit_{self.version}_linux_amd64.tar.gz\n")
