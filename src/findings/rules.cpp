@@ -56,7 +56,8 @@ constexpr std::array kRules = {
     Rule{"invalid-document", Severity::Error, false,
          "A document the API server would refuse; archfit leaves it as it is",
          "A key given twice in one mapping, a node pool, PodDistributor or pull secret that is "
-         "malformed, a value of the wrong type, or a limit archfit keeps (nesting, aliases): "
+         "malformed, a value of the wrong type, or a limit archfit keeps (nesting, aliases, the "
+         "values of a pod template's placement fields): "
          "the fault is confined to the document, which archfit neither analyses nor edits. "
          "The file's other documents and the other files are processed as usual."},
     Rule{"unreadable-file", Severity::Error, false,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include <archfit/base/error.hpp>
 #include <archfit/placement/config.hpp>
 
 namespace archfit::placement::detail {
@@ -79,6 +80,29 @@ void put_back(Value& view, const OwnedEntry& e, Undone& out) {
 }  // namespace
 
 Value read_view(const manifest::PodTemplate& t) {
+  // The view is copied a few times over while a template is planned: what it
+  // may hold is bounded, so that the plan's memory is too
+  // (docs/architecture.md, "Scaling").
+  std::size_t values = 0;
+  auto count = [&values](NodeRef node) {
+    if (node)
+      values += yaml::count_values(node, kMostViewValues - std::min(values, kMostViewValues));
+  };
+  count(yaml::lookup(t.node, "metadata"));
+  for (const char* field : kSpecFields)
+    count(yaml::lookup(t.spec, field));
+  if (values > kMostViewValues) {
+    Location where;
+    where.line = t.node.line();
+    where.column = t.node.column();
+    fail(ErrorKind::Input,
+         "the pod template's metadata, nodeSelector, affinity, tolerations and "
+         "topologySpreadConstraints hold more than " +
+             std::to_string(kMostViewValues) +
+             " values, more than archfit plans a template with (real templates hold a few "
+             "hundred)",
+         where);
+  }
   Value view = Value::mapping();
   if (NodeRef metadata = yaml::lookup(t.node, "metadata")) {
     view.set("metadata", yaml::to_value(metadata));

@@ -22,6 +22,13 @@ inline constexpr const char* kPreferredKey = "preferredDuringSchedulingIgnoredDu
 inline constexpr const char* kSpecFields[] = {"nodeSelector", "affinity", "tolerations",
                                               "topologySpreadConstraints"};
 
+// The most values (scalars and collections, aliases expanded) a view holds.
+// Real templates hold a few hundred; the API server's own limits (256 KiB of
+// annotations, 1.5 MiB an object) keep them far below this.
+inline constexpr std::size_t kMostViewValues = 32768;
+
+// Throws Error(Input) for a template whose view would hold more than
+// kMostViewValues: the document is then left as it is (invalid-document).
 yaml::Value read_view(const manifest::PodTemplate& t);
 
 // The value at a path in a view: yaml::lookup.

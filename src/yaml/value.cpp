@@ -193,19 +193,28 @@ bool operator==(const Value& a, const Value& b) {
 
 namespace {
 
+// How many values reading the tree of `node` may produce: every node it
+// holds, and what aliases add up to the limit. A large document written out
+// in full is read; an alias bomb is not.
+std::size_t allowance(NodeRef node, const Limits& limits) {
+  return node.tree()->node_count() + limits.max_alias_expansion;
+}
+
 class Converter {
  public:
   explicit Converter(const Limits& limits) : limits_(limits) {}
 
   Value convert(NodeRef node, std::uint32_t depth) {
-    if (++produced_ > limits_.max_alias_expansion || depth > limits_.max_depth) {
+    if (allowance_ == 0) allowance_ = allowance(node, limits_);
+    if (++produced_ > allowance_ || depth > limits_.max_depth) {
       Location where;
       where.line = node.line();
       where.column = node.column();
       fail(ErrorKind::Input,
-           "cannot read YAML: aliases expand to more than " +
-               std::to_string(limits_.max_alias_expansion) + " nodes or nest deeper than " +
-               std::to_string(limits_.max_depth) + " levels",
+           depth > limits_.max_depth ? "cannot read YAML: it nests deeper than " +
+                                           std::to_string(limits_.max_depth) + " levels"
+                                     : "cannot read YAML: aliases expand to more than " +
+                                           std::to_string(limits_.max_alias_expansion) + " nodes",
            where);
     }
     node = node.resolved();
@@ -303,6 +312,7 @@ class Converter {
   }
 
   Limits limits_;  // a copy: callers may pass a temporary
+  std::size_t allowance_ = 0;
   std::size_t produced_ = 0;
 };
 
@@ -314,7 +324,8 @@ class Comparer {
   explicit Comparer(const Limits& limits) : limits_(limits) {}
 
   std::optional<bool> equal(NodeRef node, const Value& v, std::uint32_t depth) {
-    if (++seen_ > limits_.max_alias_expansion || depth > limits_.max_depth) return std::nullopt;
+    if (allowance_ == 0) allowance_ = allowance(node, limits_);
+    if (++seen_ > allowance_ || depth > limits_.max_depth) return std::nullopt;
     switch (node.kind()) {
       case Kind::Scalar:
         return scalar(node, v);
@@ -386,6 +397,7 @@ class Comparer {
   }
 
   Limits limits_;  // a copy: callers may pass a temporary
+  std::size_t allowance_ = 0;
   std::size_t seen_ = 0;
 };
 
@@ -419,6 +431,30 @@ std::size_t find_key(NodeRef mapping, std::string_view key) {
     if (same) found = i;
   }
   return found;
+}
+
+std::size_t count_values(NodeRef node, std::size_t most) {
+  std::size_t count = 0;
+  std::vector<NodeRef> left;
+  if (node) left.push_back(node);
+  while (!left.empty() && count <= most) {
+    NodeRef n = left.back().resolved();
+    left.pop_back();
+    ++count;
+    // Each child is a value at least: a collection too large says so at once,
+    // and what waits to be counted never holds more than `most`.
+    if ((n.is_sequence() || n.is_mapping()) && count + left.size() + n.size() > most) {
+      return most + 1;
+    }
+    if (n.is_sequence()) {
+      for (std::size_t i = n.size(); i-- > 0;)
+        left.push_back(n.item(i));
+    } else if (n.is_mapping()) {
+      for (std::size_t i = n.size(); i-- > 0;)
+        left.push_back(n.value(i));
+    }
+  }
+  return count;
 }
 
 Value to_value(NodeRef node, const Limits& limits) {

@@ -143,6 +143,9 @@ inline Mapping::Entry& Mapping::push_back(Entry entry) {
 // keys (`<<`) applied, keys turned into strings. Throws Error(Input) when
 // expanding aliases would produce more than limits.max_alias_expansion nodes.
 Value to_value(NodeRef node, const Limits& limits = {});
+// How many values to_value would make of the node (aliases expanded), or
+// `most` + 1 when more: counted without making them, and without counting on.
+std::size_t count_values(NodeRef node, std::size_t most);
 
 // The string a mapping key becomes in to_value: `no` is "false", `0x10` is
 // "16", `~` is "null", text keys are themselves.

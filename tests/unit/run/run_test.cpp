@@ -224,6 +224,33 @@ TEST(Run, AFaultInADocumentIsAFindingAndTheOthersAreFixed) {
   EXPECT_EQ(r.unfixable_errors, 1u);
 }
 
+// A template whose view would hold more values than archfit plans with is
+// left as it is, an invalid-document finding at the template; memory stays
+// that of its tree, and the documents around it are fixed as usual.
+TEST(Run, ATemplateTooLargeToPlanIsLeftAsItIs) {
+  Engine e;
+  std::string annotations = "    metadata:\n      annotations:\n";
+  for (int i = 0; i < 40000; ++i)
+    annotations += "        k" + std::to_string(i) + ": v\n";
+  std::string large = deployment("b", "amd64only:1");
+  large.insert(large.find("    spec:\n      containers"), annotations);
+  std::string text =
+      deployment("a", "amd64only:1") + "---\n" + large + "---\n" + deployment("c", "amd64only:1");
+  RunResult r = e.run({Input::in_memory("apps.yaml", text)}, Task::Fix);
+  ASSERT_TRUE(r.files[0].changed());
+  const std::string output = r.files[0].output();
+  std::vector<yaml::DocumentText> docs = yaml::split_stream(output);
+  ASSERT_EQ(docs.size(), 3u);
+  EXPECT_TRUE(docs[1].text == "---\n" + large) << "the large document is left as it is";
+  EXPECT_NE(docs[0].text.find("kubernetes.io/arch"), std::string::npos);
+  EXPECT_NE(docs[2].text.find("kubernetes.io/arch"), std::string::npos);
+  ASSERT_EQ(e.findings.size(), 1u);
+  EXPECT_EQ(e.findings[0].rule, "invalid-document");
+  EXPECT_NE(e.findings[0].message.find("hold more than 32768 values"), std::string::npos)
+      << e.findings[0].message;
+  EXPECT_EQ(e.findings[0].line, 18u);  // the template
+}
+
 // A feature plugs in through RunOptions, and the run calls it at its points:
 // gather once with every file, rewrite per file, own per document, and a
 // pass per document with workloads (prepare and check per template, analyze

@@ -61,6 +61,45 @@ TEST(Value, AliasBombsAreStopped) {
   EXPECT_THROW(to_value(tree.root(), limits), Error);
 }
 
+// The limit is on what aliases add: a document written out in full is
+// read whatever its size, one that expands past the limit is not.
+TEST(Value, TheAliasLimitCountsExpansionNotWrittenNodes) {
+  std::string big = "items:\n";
+  for (int i = 0; i < 3000; ++i)
+    big += "- [a, b, c]\n";
+  Tree tree = parse_document(big);
+  Limits limits;
+  limits.max_alias_expansion = 1000;
+  ASSERT_GT(tree.node_count(), 10000u);
+  EXPECT_EQ(to_value(tree.root(), limits).find("items")->items().size(), 3000u);
+  EXPECT_TRUE(equals(tree.root(), to_value(tree.root()), limits));
+  std::string aliases = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: [*a";
+  for (int i = 0; i < 200; ++i)
+    aliases += ", *a";
+  Tree aliased = parse_document(aliases + "]\n");  // 2,225 values from 216 written
+  try {
+    to_value(aliased.root(), limits);
+    ADD_FAILURE() << "an expansion past the limit was read";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.message(), "cannot read YAML: aliases expand to more than 1000 nodes");
+  }
+}
+
+// count_values counts what to_value makes, and stops past `most` without
+// walking on (nor holding more than `most` nodes to walk).
+TEST(Value, CountValuesIsBounded) {
+  Tree tree = parse_document("a: &a {k: [1, 2]}\nb: *a\nc: [x, y]\n");
+  // root; a, its k, 1, 2; b (the same four); c, x, y.
+  EXPECT_EQ(count_values(tree.root(), 100), 12u);
+  EXPECT_EQ(count_values(tree.root(), 5), 6u);
+  std::string wide = "[";
+  for (int i = 0; i < 100000; ++i)
+    wide += "x, ";
+  Tree large = parse_document(wide + "x]\n");
+  EXPECT_EQ(count_values(large.root(), 10), 11u);
+  EXPECT_EQ(count_values(large.root(), 1000000), 100002u);
+}
+
 TEST(Value, SetFindErase) {
   Value m = Value::mapping();
   m.set("a", Value::integer(1));
