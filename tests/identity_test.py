@@ -57,6 +57,19 @@ class Identity(unittest.TestCase):
                 self.assertEqual(got, (owner, repo), f"{name}:{line}: {m.group(0)} (project.conf: {url})")
         self.assertGreater(seen, 5, "the documents name the project")
 
+    def test_the_installer_carries_the_project_address_and_key(self):
+        # scripts/install is published alone (install.sh): it cannot read
+        # project.conf, so it carries a copy of the two values it needs.
+        installer = read(os.path.join(TOP, "scripts", "install"))
+        releases = re.search(r"(?m)^RELEASES=(\S+)$", installer).group(1)
+        self.assertEqual(releases, configured_url() + "/releases/download")
+        with open(os.path.join(TOP, "project.conf")) as f:
+            key_file = re.search(r"(?m)^release-key=(\S+)$", f.read()).group(1)
+        key = read(os.path.join(TOP, key_file))
+        self.assertTrue(key.startswith("-----BEGIN PGP PUBLIC KEY BLOCK-----\n"), key_file)
+        built_in = re.search(r"(?s)<<'KEY'\n(.*?)\nKEY\n", installer).group(1) + "\n"
+        self.assertEqual(built_in, key, f"scripts/install's key is not {key_file}")
+
     def test_the_release_files_name_the_last_release(self):
         with open(os.path.join(TOP, "project.conf")) as f:
             image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)

@@ -140,7 +140,7 @@ class ActionTest(unittest.TestCase):
         """A machine of its own whose actions/cache store is `store`: no executable cached by
         another test or an earlier run of the same version."""
         r = Runner(self.workspace, ROOT, cache_store=store,
-                   base_env=dict(os.environ, ARCHFIT_RELEASE_BASE_URL=release.url), **kw)
+                   base_env=dict(os.environ, **release.env), **kw)
         self.addCleanup(r.close)
         return r
 

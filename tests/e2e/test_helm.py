@@ -204,7 +204,7 @@ class HelmTest(unittest.TestCase):
         self.addCleanup(release.close)
         # No archfit on PATH: only what the plugin installs.
         self.env["PATH"] = os.environ["PATH"]
-        self.env.update(ARCHFIT_INSTALL_VERSION=release.version, ARCHFIT_RELEASE_BASE_URL=release.url)
+        self.env.update(ARCHFIT_INSTALL_VERSION=release.version, **release.env)
         self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
         return release
 

@@ -160,7 +160,7 @@ class KustomizeTest(unittest.TestCase):
         version = release.version
         self.env["PATH"] = os.environ["PATH"]  # no archfit on PATH
         self.assertIsNone(shutil.which("archfit", path=self.env["PATH"]))
-        self.env.update(ARCHFIT_INSTALL_VERSION=version, ARCHFIT_RELEASE_BASE_URL=release.url,
+        self.env.update(ARCHFIT_INSTALL_VERSION=version, **release.env,
                         XDG_CACHE_HOME=os.path.join(self.dir, "xdg-cache"))
         return release, os.path.join(self.dir, "xdg-cache", "archfit", "releases", version)
 

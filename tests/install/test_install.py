@@ -1,9 +1,10 @@
-"""scripts/install against a release directory served over HTTP on loopback.
+"""scripts/install against a release mirror served over HTTP on loopback.
 
-The release served is made here from the executable under test (the archive
-and SHA256SUMS exactly as scripts/release lays them out); scripts/release's
-own output is checked by tests/release. Every failure must leave the target
-directory as it was: no executable, no partial download.
+The release served is made here from the executable under test (the archive,
+SHA256SUMS and its signature, under vX.Y.Z/, exactly as scripts/release lays
+them out and the release workflow signs them, with a throwaway key);
+scripts/release's own output is checked by tests/release. Every failure must
+leave the target directory as it was: no executable, no partial download.
 """
 
 import hashlib
@@ -17,7 +18,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from served_release import ServedRelease, archive_bytes  # noqa: E402
+from served_release import ServedRelease, archive_bytes, signer  # noqa: E402
 
 TOP = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 INSTALL = os.path.join(TOP, "scripts", "install")
@@ -47,11 +48,11 @@ class Install(unittest.TestCase):
         self.url = self.release.url
         self.target = tempfile.mkdtemp(dir=self.root, prefix="bin ")
 
-    def publish(self, exe=None, sums=None):
-        return self.release.publish(exe, sums)
+    def publish(self, exe=None, sums=None, signed_by="release"):
+        return self.release.publish(exe, sums, signed_by)
 
     def install(self, *args, env=None, version=None):
-        full_env = {"PATH": os.environ["PATH"], "ARCHFIT_RELEASE_BASE_URL": self.url}
+        full_env = {"PATH": os.environ["PATH"], **self.release.env}
         full_env.update(env or {})
         argv = [INSTALL, "--version", self.version if version is None else version, "--dir", self.target, *args]
         return subprocess.run(argv, capture_output=True, text=True, env=full_env, timeout=120)
@@ -140,10 +141,7 @@ class Install(unittest.TestCase):
             info.type, info.linkname = tarfile.SYMTYPE, outside
             tar.addfile(info)
         data = out.getvalue()
-        with open(os.path.join(self.release.dir, self.release.archive), "wb") as f:
-            f.write(data)
-        with open(os.path.join(self.release.dir, "SHA256SUMS"), "w") as f:
-            f.write(f"{hashlib.sha256(data).hexdigest()}  {self.release.archive}\n")
+        self.release.put(data, f"{hashlib.sha256(data).hexdigest()}  {self.release.archive}\n")
         run = self.install()
         self.assertEqual(run.returncode, 1, run)
         self.assertIn("is not a regular file", run.stderr)
@@ -205,7 +203,7 @@ class Install(unittest.TestCase):
             self.assertNothingInstalled(run)
 
     def test_hostile_values_are_refused_or_stay_operands(self):
-        for version in ("1.2.3; touch /tmp/pwned", "--help", "../../etc", "1.2", "v1.2.3", ""):
+        for version in ("1.2.3; touch /tmp/pwned", "--help", "../../etc", "1.2", "vv1.2.3", "V1.2.3", ""):
             run = self.install(version=version)
             self.assertEqual(run.returncode, 1, (version, run))
             self.assertIn("is not a release version", run.stderr)
@@ -218,9 +216,93 @@ class Install(unittest.TestCase):
         self.target = os.path.join(self.root, "-rf")
         run = subprocess.run([INSTALL, "--version", self.version, "--dir", "-rf"],
                              cwd=self.root, capture_output=True, text=True,
-                             env={"PATH": os.environ["PATH"], "ARCHFIT_RELEASE_BASE_URL": self.url})
+                             env={"PATH": os.environ["PATH"], **self.release.env})
         self.assertEqual(run.returncode, 0, run)
         self.assertEqual(os.listdir(self.target), ["archfit"])
+
+    # The signature: nothing of SHA256SUMS is believed before it verifies.
+
+    def test_a_release_without_a_signature_installs_nothing(self):
+        self.publish(signed_by=None)
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("cannot download", run.stderr)
+        self.assertIn("SHA256SUMS.asc, the signature of SHA256SUMS", run.stderr)
+        self.assertNothingInstalled(run)
+
+    def test_a_mirror_that_replaced_the_archive_and_re_signed_installs_nothing(self):
+        # A mirror controls the archive, SHA256SUMS and its signature, but not
+        # the key the installer trusts: its own key's signature is refused...
+        with open(os.path.join(self.target, "archfit"), "wb") as f:
+            f.write(b"#!/bin/sh\necho old\n")
+        evil = b"#!/bin/sh\necho archfit " + self.version.encode() + b"\n"
+        self.publish(exe=evil, signed_by="mirror")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("does not verify against", run.stderr)
+        self.assertNothingInstalled(run, had=b"#!/bin/sh\necho old\n")
+        # ...and so is a SHA256SUMS changed under the release's true signature.
+        self.publish()
+        evil_archive = archive_of(evil)
+        with open(os.path.join(self.release.dir, self.release.archive), "wb") as f:
+            f.write(evil_archive)
+        with open(os.path.join(self.release.dir, "SHA256SUMS"), "w") as f:
+            f.write(f"{hashlib.sha256(evil_archive).hexdigest()}  {self.release.archive}\n")
+        run = self.install()
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("does not verify against", run.stderr)
+        self.assertNothingInstalled(run, had=b"#!/bin/sh\necho old\n")
+
+    def test_the_built_in_key_is_trusted_unless_another_is_given(self):
+        # Without ARCHFIT_RELEASE_KEY, the project's key (not the test's) is
+        # the only one trusted; --key names another, armored or binary.
+        env = {"ARCHFIT_RELEASE_KEY": ""}
+        run = self.install(env=env)
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("does not verify against the project's key", run.stderr)
+        self.assertNothingInstalled(run)
+        run = self.install("--key", self.release.key, env=env)
+        self.assertEqual(run.returncode, 0, run)
+        self.assertIn("signed", run.stderr)
+        binary = os.path.join(self.root, f"key-{self.id()}.gpg")
+        with open(self.release.key, "rb") as armored, open(binary, "wb") as f:
+            f.write(subprocess.run(["gpg", "--dearmor"], stdin=armored, capture_output=True, check=True).stdout)
+        self.assertEqual(self.install("--key", binary, env=env).returncode, 0)
+        run = self.install("--key", os.path.join(self.root, "no-such-key"), env=env)
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("is not a file", run.stderr)
+
+    def test_the_installer_needs_gpgv_and_says_so(self):
+        shim = os.path.join(self.root, f"path-{self.id()}")
+        os.makedirs(shim)
+        for tool in ("bash", "sed", "head", "uname", "mkdir", "curl", "cat"):
+            os.symlink(shutil.which(tool), os.path.join(shim, tool))
+        run = self.install(env={"PATH": shim})
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("gpgv checks the release's signature and is not installed", run.stderr)
+        self.assertNothingInstalled(run)
+
+    # The installer is one file: what the release publishes as install.sh.
+
+    def test_the_installer_alone_takes_a_mirror_root_and_either_spelling_of_the_version(self):
+        alone = os.path.join(self.root, f"alone-{self.id()}")
+        os.makedirs(alone)
+        shutil.copy(INSTALL, os.path.join(alone, "install.sh"))
+        for version, url in ((self.version, self.url), ("v" + self.version, self.url + "/")):
+            os.unlink(os.path.join(self.target, "archfit")) if os.path.exists(
+                os.path.join(self.target, "archfit")) else None
+            run = subprocess.run(["bash", "install.sh", "--version", version, "--dir", self.target,
+                                  "--base-url", url, "--key", self.release.key],
+                                 cwd=alone, capture_output=True, text=True, env={"PATH": os.environ["PATH"]})
+            self.assertEqual(run.returncode, 0, run)
+            self.assertEqual(os.listdir(self.target), ["archfit"])
+        self.assertEqual(os.listdir(alone), ["install.sh"], "it needs nothing beside it")
+        help_text = subprocess.run(["bash", os.path.join(alone, "install.sh"), "--help"],
+                                   capture_output=True, text=True)
+        self.assertEqual(help_text.returncode, 0)
+        self.assertIn("--base-url", help_text.stdout)
+        self.assertIn("Exit status", help_text.stdout)
+        self.assertNotIn("set -euo", help_text.stdout)
 
 
 if __name__ == "__main__":

@@ -1,10 +1,13 @@
 """A release directory laid out as scripts/release writes it (the archive
-archfit_<version>_linux_<arch>.tar.gz and SHA256SUMS), served over HTTP on
-loopback, for the tests of what installs releases (scripts/install, the
-action, the plugins). The executable in it is the one under test.
+archfit_<version>_linux_<arch>.tar.gz, SHA256SUMS and its signature
+SHA256SUMS.asc) under v<version>/ of a mirror served over HTTP on loopback,
+for the tests of what installs releases (scripts/install, the action, the
+plugins). The executable in it is the one under test; SHA256SUMS is signed
+with a throwaway key made for the test run, which the installer is told to
+trust (ARCHFIT_RELEASE_KEY).
 
     with ServedRelease.of(path_to_archfit) as release:
-        env = {"ARCHFIT_RELEASE_BASE_URL": release.url}
+        env = release.env  # ARCHFIT_RELEASE_BASE_URL and ARCHFIT_RELEASE_KEY
 """
 
 import functools
@@ -17,6 +20,38 @@ import subprocess
 import tarfile
 import tempfile
 import threading
+
+
+class Signer:
+    """A throwaway OpenPGP key in a GNUPGHOME of its own: signs files
+    detached and armored, as the release workflow does."""
+
+    def __init__(self, name):
+        self.home = tempfile.mkdtemp(prefix="archfit-gnupg-")
+        os.chmod(self.home, 0o700)
+        self._gpg("--quick-gen-key", f"{name} <{name}@archfit.invalid>", "ed25519", "sign", "never")
+        self.public_key = os.path.join(self.home, "public.asc")
+        with open(self.public_key, "wb") as f:
+            f.write(self._gpg("--armor", "--export"))
+
+    def _gpg(self, *args):
+        return subprocess.run(["gpg", "--batch", "--quiet", "--passphrase", "", "--pinentry-mode", "loopback",
+                               *args], env=dict(os.environ, GNUPGHOME=self.home),
+                              capture_output=True, check=True).stdout
+
+    def sign(self, path):
+        """Writes path.asc, the detached armored signature of path."""
+        self._gpg("--yes", "--armor", "--detach-sign", "--output", path + ".asc", path)
+
+
+_signers = {}
+
+
+def signer(name="release"):
+    """One key per name and test process: making a key takes a moment."""
+    if name not in _signers:
+        _signers[name] = Signer(name)
+    return _signers[name]
 
 
 def archive_bytes(files):
@@ -66,12 +101,20 @@ class ServedRelease:
     def __init__(self, exe, version, arch="amd64"):
         self.exe, self.version, self.arch = exe, version, arch
         self.chunked = False
-        self.dir = tempfile.mkdtemp(prefix="archfit-served-release-")
-        handler = functools.partial(_Quiet, directory=self.dir, release=self)
+        self.root = tempfile.mkdtemp(prefix="archfit-served-release-")
+        self.dir = os.path.join(self.root, f"v{version}")
+        os.mkdir(self.dir)
+        handler = functools.partial(_Quiet, directory=self.root, release=self)
         self.server = _Server(("127.0.0.1", 0), handler)
         threading.Thread(target=self.server.serve_forever, daemon=True).start()
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.key = signer().public_key
         self.publish()
+
+    @property
+    def env(self):
+        """What points scripts/install at this mirror and its key."""
+        return {"ARCHFIT_RELEASE_BASE_URL": self.url, "ARCHFIT_RELEASE_KEY": self.key}
 
     @classmethod
     def of(cls, executable):
@@ -85,18 +128,33 @@ class ServedRelease:
     def archive(self):
         return f"archfit_{self.version}_linux_{self.arch}.tar.gz"
 
-    def publish(self, exe=None, sums=None):
-        """Writes the archive (with `exe`, default the one given) and SHA256SUMS
-        (`sums`, default the archive's true checksum); returns that checksum."""
+    def put(self, archive, sums, signed_by="release"):
+        """Writes the archive's bytes and SHA256SUMS as given, signed."""
+        with open(os.path.join(self.dir, self.archive), "wb") as f:
+            f.write(archive)
+        self.write_sums(sums, signed_by)
+
+    def write_sums(self, sums, signed_by="release"):
+        with open(os.path.join(self.dir, "SHA256SUMS"), "w") as f:
+            f.write(sums)
+        signature = os.path.join(self.dir, "SHA256SUMS.asc")
+        if signed_by is None:
+            if os.path.exists(signature):
+                os.unlink(signature)
+        else:
+            signer(signed_by).sign(os.path.join(self.dir, "SHA256SUMS"))
+
+    def publish(self, exe=None, sums=None, signed_by="release"):
+        """Writes the archive (with `exe`, default the one given), SHA256SUMS
+        (`sums`, default the archive's true checksum) and its signature by
+        the key `signed_by` (None: no signature); returns the checksum."""
         data = archive_bytes({"archfit": (exe if exe is not None else self.exe, 0o755),
                               "LICENSE": (b"Apache License\n", 0o644),
                               "README.md": (b"# archfit\n", 0o644)})
-        with open(os.path.join(self.dir, self.archive), "wb") as f:
-            f.write(data)
         digest = hashlib.sha256(data).hexdigest()
         other = f"archfit_{self.version}_linux_{'arm64' if self.arch == 'amd64' else 'amd64'}.tar.gz"
-        with open(os.path.join(self.dir, "SHA256SUMS"), "w") as f:
-            f.write(sums if sums is not None else f"{'0' * 64}  {other}\n{digest}  {self.archive}\n")
+        self.put(data, sums if sums is not None else f"{'0' * 64}  {other}\n{digest}  {self.archive}\n",
+                 signed_by)
         return digest
 
     def remove_archive(self):
@@ -105,7 +163,7 @@ class ServedRelease:
     def close(self):
         self.server.shutdown()
         self.server.server_close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self):
         return self
