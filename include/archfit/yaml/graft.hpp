@@ -48,6 +48,10 @@ struct Insertion {
 // lines do not parse alone, or when the result would break a limit.
 std::optional<Tree> graft(const Tree& base, std::string_view edited,
                           std::span<const Insertion> insertions, const Limits& limits = {});
+// The tree points into `edited`: a temporary does not compile.
+std::optional<Tree> graft(const Tree& base, std::string&& edited,
+                          std::span<const Insertion> insertions,
+                          const Limits& limits = {}) = delete;
 
 // "" when the two trees are the same node for node (kind, style, span, line,
 // column, value, tag, anchor, children); else where they first differ.

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include <archfit/yaml/node.hpp>
@@ -26,5 +27,13 @@ struct Limits {
 // "14:7: cannot parse YAML: mapping values are not allowed in this context".
 // The caller adds the file name with Error::in_file.
 Tree parse_document(std::string_view text, std::uint32_t first_line = 0, const Limits& limits = {});
+// The tree points into `text`, which must outlive it: a temporary string
+// would leave it dangling, so one does not compile. A literal lives on.
+Tree parse_document(std::string&& text, std::uint32_t first_line = 0,
+                    const Limits& limits = {}) = delete;
+inline Tree parse_document(const char* text, std::uint32_t first_line = 0,
+                           const Limits& limits = {}) {
+  return parse_document(std::string_view(text), first_line, limits);
+}
 
 }  // namespace archfit::yaml

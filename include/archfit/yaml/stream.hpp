@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,11 @@ struct DocumentText {
 // stream of only comments is one document without content. CRLF, lone CR and
 // LF line breaks, a BOM and a missing final newline are all kept as they are.
 std::vector<DocumentText> split_stream(std::string_view stream);
+// The documents point into `stream`: a temporary does not compile.
+std::vector<DocumentText> split_stream(std::string&& stream) = delete;
+inline std::vector<DocumentText> split_stream(const char* stream) {
+  return split_stream(std::string_view(stream));
+}
 
 // The same, one document at a time, so that a stream of many small documents
 // costs no list of them. It can start at any document's offset and first
@@ -38,6 +44,9 @@ class StreamSplitter {
   // Throws Error(Input) when the stream is larger than 4 GiB.
   explicit StreamSplitter(std::string_view stream, std::uint32_t offset = 0,
                           std::uint32_t first_line = 0);
+  // It reads `stream` as it goes: a temporary does not compile.
+  explicit StreamSplitter(std::string&& stream, std::uint32_t offset = 0,
+                          std::uint32_t first_line = 0) = delete;
   // The next document, or nothing at the end.
   std::optional<DocumentText> next();
 

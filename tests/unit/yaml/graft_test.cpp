@@ -210,10 +210,11 @@ TEST(Graft, DeclinesTextThatIsNotTheInsertion) {
   Tree tree = parse_document(base);
   std::string lines = "  c: 2\n";
   Insertion in{tree.root().get("a").id(), 1, static_cast<std::uint32_t>(base.size()), lines};
-  EXPECT_FALSE(graft(tree, base + "  c: 3\n", {&in, 1}));
+  const std::string other = base + "  c: 3\n", edited = base + lines;
+  EXPECT_FALSE(graft(tree, other, {&in, 1}));
   EXPECT_FALSE(graft(tree, base, {&in, 1}));
-  EXPECT_TRUE(graft(tree, base + lines, {&in, 1}));
-  EXPECT_FALSE(graft(tree, base + lines, {}));
+  EXPECT_TRUE(graft(tree, edited, {&in, 1}));
+  EXPECT_FALSE(graft(tree, edited, {}));
 }
 
 TEST(Graft, DeclinesPastTheDepthLimit) {
@@ -223,8 +224,9 @@ TEST(Graft, DeclinesPastTheDepthLimit) {
   Insertion in{tree.root().get("a").id(), 1, static_cast<std::uint32_t>(base.size()), lines};
   Limits shallow;
   shallow.max_depth = 4;
-  EXPECT_FALSE(graft(tree, base + lines, {&in, 1}, shallow));
-  EXPECT_TRUE(graft(tree, base + lines, {&in, 1}));
+  const std::string edited = base + lines;
+  EXPECT_FALSE(graft(tree, edited, {&in, 1}, shallow));
+  EXPECT_TRUE(graft(tree, edited, {&in, 1}));
 }
 
 // The tree of lines grafted before is reused: the same lines, at other lines

@@ -76,7 +76,8 @@ TEST(Value, TheAliasLimitCountsExpansionNotWrittenNodes) {
   std::string aliases = "a: &a [x, x, x, x, x, x, x, x, x, x]\nb: [*a";
   for (int i = 0; i < 200; ++i)
     aliases += ", *a";
-  Tree aliased = parse_document(aliases + "]\n");  // 2,225 values from 216 written
+  aliases += "]\n";
+  Tree aliased = parse_document(aliases);  // 2,225 values from 216 written; it reads `aliases`
   try {
     to_value(aliased.root(), limits);
     ADD_FAILURE() << "an expansion past the limit was read";
@@ -95,7 +96,8 @@ TEST(Value, CountValuesIsBounded) {
   std::string wide = "[";
   for (int i = 0; i < 100000; ++i)
     wide += "x, ";
-  Tree large = parse_document(wide + "x]\n");
+  wide += "x]\n";
+  Tree large = parse_document(wide);
   EXPECT_EQ(count_values(large.root(), 10), 11u);
   EXPECT_EQ(count_values(large.root(), 1000000), 100002u);
 }
