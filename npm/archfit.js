@@ -20,6 +20,19 @@ function executable() {
   try {
     return { path: path.join(path.dirname(require.resolve(`${name}/package.json`)), "bin", "archfit") };
   } catch {
+    // Installed for another CPU (node_modules copied from another machine,
+    // or npm install --cpu=...): the package for that CPU is here instead.
+    for (const other of Object.values(arches)) {
+      if (other === arch) continue;
+      try {
+        require.resolve(`${scope}/linux-${other}/package.json`);
+        return {
+          error: `this node runs on linux/${arch}, and npm installed archfit for linux/${other} (${scope}/linux-${other}): run npm install on this machine, or with --cpu=${arch}`,
+        };
+      } catch {
+        // not this one either
+      }
+    }
     return { error: `${name} is not installed: install archfit again without --omit=optional or --no-optional` };
   }
 }

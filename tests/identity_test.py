@@ -86,7 +86,15 @@ class Identity(unittest.TestCase):
         # The node hooks install the npm package of the release.
         with open(os.path.join(TOP, "project.conf")) as f:
             scope = re.search(r"(?m)^npm-scope=(\S+)$", f.read()).group(1)
-        self.assertEqual(re.findall(r'"(@[\w-]+/cli@[^"]+)"', hooks), [f"{scope}/cli@{tag}"] * 2)
+        dependencies = re.findall(r"(?m)^  additional_dependencies: (.*)$", hooks)
+        if tag == "unreleased":
+            # None: npm would fail on a version that does not exist; the
+            # hook's command says to pin a release instead (npm/hook.js).
+            self.assertEqual(dependencies, ["[]"] * 2)
+        else:
+            self.assertEqual(dependencies, [f'["{scope}/cli@{tag}"]'] * 2)
+        self.assertEqual(re.findall(r'const cli = "([^"]+)";', read(os.path.join(TOP, "npm", "hook.js"))),
+                         [f"{scope}/cli"])
         # The helm plugin says the release.
         version = re.search(r"(?m)^version: (\S+)$", read(os.path.join(TOP, "plugin.yaml"))).group(1)
         self.assertEqual(version, tag if tag != "unreleased" else "0.0.0")
@@ -117,13 +125,13 @@ class Identity(unittest.TestCase):
             self.assertEqual(p.returncode, 0, p.stderr)
             with open(os.path.join(TOP, "project.conf")) as f:
                 image = re.search(r"(?m)^image=(\S+)$", f.read()).group(1)
-            self.assertEqual(read(hooks).count('/cli@9.8.7-rc.1"'), 2)
+            self.assertEqual(read(hooks).count('additional_dependencies: ["@archfit/cli@9.8.7-rc.1"]\n'), 2)
+            tags = r"(?m)" + re.escape(image) + r":\S+|^  additional_dependencies: .*$"
             for f, count in ((hooks, 2), (patch, 3)):
                 after = read(f)
                 self.assertEqual(after.count(f"{image}:9.8.7-rc.1"), count, f)
                 # Only the tags changed.
-                self.assertEqual(re.sub(re.escape(image) + r":\S+|/cli@[^\"]+", "X", after),
-                                 re.sub(re.escape(image) + r":\S+|/cli@[^\"]+", "X", before[f]))
+                self.assertEqual(re.sub(tags, "X", after), re.sub(tags, "X", before[f]))
             self.assertEqual(read(plugin), re.sub(r"(?m)^version: .*$", "version: 9.8.7-rc.1", before[plugin]))
             self.assertNotEqual(read(plugin), before[plugin])
 

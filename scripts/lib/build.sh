@@ -18,7 +18,7 @@ source_key() {
 build_archfit() {
   local src=$1 build=$2
   ensure_apt_packages "${BUILD_PACKAGES[@]}"
-  log "building archfit into $build (about a minute on 2 cores; the log is $build/archfit-build.log)"
+  log "building archfit into $build (about three minutes on two cores, as on a hosted runner; the log is $build/archfit-build.log)"
   mkdir -p "$build"
   local out=$build/archfit-build.log
   log "configuring with cmake"

@@ -261,7 +261,7 @@ bool holds_a_manifest(int fd) {
 int generate(const ArgoCdOptions& o) {
   ApplicationSource source(fs::current_path(), env_or("ARGOCD_APP_SOURCE_PATH", ""));
   source.apply_settings();
-  std::vector<std::string> post_render = {"--offline"};
+  std::vector<std::string> post_render = {"--offline", "--caller=Argo CD"};
   if (std::string platforms = env_or("PARAM_PLATFORMS", ""); !platforms.empty()) {
     post_render.push_back("--platforms=" + platforms);
   }

@@ -91,6 +91,10 @@ int check_with_report(const FixOptions& o, RunSetup& setup) {
     std::cerr << kUnresolvedFailure << '\n';
     return kUnresolved;
   }
+  if (std::string why = o.remove ? "" : checked_nothing(setup); !why.empty()) {
+    std::cerr << why << '\n';
+    return kUnresolved;
+  }
   return changed > 0 || run.faults > 0 ? kChangesOrFindings : kOk;
 }
 
@@ -141,6 +145,10 @@ int run_fix(const FixOptions& o) {
   });
   if (run.unresolved_failure) {
     std::cerr << kUnresolvedFailure << "; nothing was written\n";
+    return kUnresolved;
+  }
+  if (std::string why = o.remove ? "" : checked_nothing(setup); !why.empty()) {
+    std::cerr << why << "\nNothing was written.\n";
     return kUnresolved;
   }
   bool unfixed_errors = run.unfixable_errors > 0;

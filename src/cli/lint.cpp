@@ -44,6 +44,10 @@ int run_lint(const LintOptions& o) {
     std::cerr << kUnresolvedFailure << '\n';
     return kUnresolved;
   }
+  if (std::string why = checked_nothing(setup); !why.empty()) {
+    std::cerr << why << '\n';
+    return kUnresolved;
+  }
   // What archfit could not read was not checked: never a pass.
   if (run.faults > 0 || (threshold && run.counts.at_least(*threshold) > 0)) {
     return kChangesOrFindings;

@@ -92,13 +92,19 @@ std::pair<image::Reference, image::PlatformSet> parse_set(const std::string& val
 // `archfit lock --set`: entries written by hand into the lock file, which is
 // read first (when it exists) and kept otherwise as it is. No registry.
 int run_lock_set(const LockOptions& o) {
-  if (!o.paths.empty()) {
-    fail(ErrorKind::Usage,
-         "--set writes the given images only; give no files with it (archfit lock FILE... "
-         "resolves the images of the files)");
+  // `--set A=P B=Q`: the words after the first are entries too.
+  for (const std::string& path : o.paths) {
+    if (path.find('=') == std::string::npos) {
+      fail(ErrorKind::Usage,
+           "--set writes the given images only; give no files with it (archfit lock FILE... "
+           "resolves the images of the files): " +
+               archfit::quoted(path) + " is not IMAGE=PLATFORMS");
+    }
   }
   std::vector<std::pair<image::Reference, image::PlatformSet>> entries;
   for (const std::string& value : o.set)
+    entries.push_back(parse_set(value));
+  for (const std::string& value : o.paths)
     entries.push_back(parse_set(value));
   RunSetup setup = prepare_run(
       {}, o.common, SetupOptions{.read_inputs = false, .use_lock = false, .verbose = o.verbose});
@@ -185,7 +191,8 @@ void add_lock_command(CLI::App& app, RunState& state) {
                   "Files or directories (searched for *.yaml, *.yml); '-' or none: stdin");
   cmd->add_option("--set", o->set,
                   "IMAGE=PLATFORMS: write this entry into the lock file without asking a registry "
-                  "(several --set at once; the lock's other entries stay)")
+                  "(several at once: --set A=P B=Q, or --set A=P --set B=Q; the lock's other "
+                  "entries stay)")
       ->type_name("IMAGE=PLATFORMS")
       ->allow_extra_args(false);
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");

@@ -31,6 +31,8 @@ struct PostRenderOptions {
   bool lint = false;
   std::string fail_on = "error";
   std::string log;
+  // Who stops when post-render fails: "helm", or "Argo CD" for argocd generate.
+  std::string caller = "helm";
 };
 
 // Where failures are logged: --log, $ARCHFIT_POST_RENDER_LOG, else
@@ -90,9 +92,15 @@ int run_post_render(const PostRenderOptions& o) {
   Spool said;
   auto fail_with = [&](int code) {
     std::filesystem::path log = log_path(o);
-    said.out() << "archfit: post-render failed, so helm stops"
-               << (log.empty() ? std::string() : "; this is also in " + log.string())
-               << " (docs/helm.md)\n";
+    // The helm plugin's own executable, which need not be on PATH: the
+    // commands above that start with `archfit` are run with it.
+    if (const char* own = std::getenv("ARCHFIT_PLUGIN_EXECUTABLE"); own && *own) {
+      said.out() << "archfit: the archfit of the helm plugin is " << shown(own)
+                 << ": run the archfit commands above with it\n";
+    }
+    said.out() << "archfit: post-render failed, so " << o.caller << " stops"
+               << (log.empty() ? std::string() : "; this is also in " + shown(log.string()))
+               << (o.caller == "helm" ? " (docs/helm.md)\n" : " (docs/argocd.md)\n");
     Content text = said.content();
     write_stderr(text);
     log_failure(o, text);
@@ -176,6 +184,8 @@ void add_post_render_command(CLI::App& app, RunState& state) {
                   "$ARCHFIT_POST_RENDER_LOG, else $XDG_STATE_HOME/archfit/post-render.log, else "
                   "~/.local/state/archfit/post-render.log)")
       ->type_name("FILE");
+  // Not for users: argocd generate runs post-render and names itself.
+  cmd->add_option("--caller", o->caller)->check(CLI::IsMember({"helm", "Argo CD"}))->group("");
   add_common_flags(cmd, o->common);
   cmd->callback([o, &state] { state.exit_code = run_post_render(*o); });
 }

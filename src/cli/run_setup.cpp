@@ -1,5 +1,6 @@
 #include "cli/run_setup.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -253,6 +254,39 @@ void print_resolved(std::ostream& out, const resolve::Stats& s) {
       << " image" << (s.images == 1 ? "" : "s") << " resolved (" << s.from_lock
       << " from the lock file, " << s.from_cache << " from the cache, " << s.from_registry
       << " from registries)\n";
+}
+
+std::string checked_nothing(const RunSetup& setup) {
+  resolve::Stats s = setup.stats();
+  if (s.images == 0 || s.from_lock + s.from_cache + s.from_registry > 0) return "";
+  if (setup.loaded.unresolved_decided) return "";
+  for (const auto& other : setup.others)
+    if (other->loaded.unresolved_decided) return "";
+  constexpr std::size_t kMost = 8;
+  std::vector<std::string> names = setup.resolver->unresolved(kMost);
+  for (const auto& other : setup.others) {
+    for (std::string& name : other->resolver->unresolved(kMost))
+      names.push_back(std::move(name));
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  bool all = names.size() == s.images && names.size() <= kMost;
+  if (names.size() > kMost) names.resize(kMost);
+  std::string set;
+  for (const std::string& name : names)
+    set += " " + shown(name) + "=PLATFORMS";
+  std::string out =
+      (s.images == 1
+           ? std::string("archfit: the image could not be resolved")
+           : "archfit: none of the " + std::to_string(s.images) + " images could be resolved") +
+      ", so nothing was checked. Without a registry, write " + (s.images == 1 ? "its" : "their") +
+      " platforms (e.g. linux/amd64,linux/arm64) into the lock file:\n"
+      "  archfit lock --set" +
+      set + (all ? "" : " ...") +
+      "\n  or: archfit images --format lock > archfit.lock, then fill in the "
+      "platforms\nor set resolve.fallbackPlatforms, or resolve.onUnresolved: warn "
+      "to pass without them (docs/configuration.md)";
+  return out;
 }
 
 void require_files_after_separator(const RunState& state) {

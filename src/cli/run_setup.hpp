@@ -76,6 +76,13 @@ void print_resolution_summary(std::ostream& out, const resolve::Stats& stats);
 // lock file, 1 from the cache, 0 from registries)", or that there were none.
 void print_resolved(std::ostream& out, const resolve::Stats& stats);
 
+// A run that looked up images, resolved none of them and was told nothing
+// about that case (config::LoadedConfig::unresolved_decided) checked
+// nothing: the lines that say so, with the commands that resolve them
+// without a registry; "" when the run checked something. lint and fix fail
+// with it (exit 3), as an unattended run does.
+std::string checked_nothing(const RunSetup& setup);
+
 // Why a run whose images could not all be resolved failed, one line.
 inline constexpr const char* kUnresolvedFailure =
     "archfit: images could not be resolved, and this run fails on them (resolve.onUnresolved is "

@@ -144,7 +144,8 @@ void rebase(std::string& path, const fs::path& dir) {
 // ConfigMap's string value is: the same rules and the same messages as in a
 // file, named after the flag or variable.
 void set_key(const Override& o, std::string_view key, ParsedConfig& parsed) {
-  yaml::Tree tree = yaml::parse_document(yaml::to_json(yaml::Value::string(o.text)));
+  const std::string json = yaml::to_json(yaml::Value::string(o.text));  // the tree points into it
+  yaml::Tree tree = yaml::parse_document(json);
   ConfigDocument doc("");
   Origin origin;
   origin.exact = false;
@@ -262,15 +263,19 @@ LoadedConfig load_config(const ConfigRequest& request) {
   bool platforms_overridden = apply_overrides(request, sources, parsed);
   out.offline = read_offline(request, sources);
   // Assumed platforms are an answer for unresolved images too.
-  if (!parsed.sets_on_unresolved && parsed.config.fallback_platforms.empty()) {
+  out.unresolved_decided = parsed.sets_on_unresolved || !parsed.config.fallback_platforms.empty();
+  if (!out.unresolved_decided) {
     parsed.config.unattended = unattended_reason(request, out.offline);
-    if (!parsed.config.unattended.empty())
+    if (!parsed.config.unattended.empty()) {
       parsed.config.on_unresolved = placement::OnUnresolved::Fail;
+      out.unresolved_decided = true;
+    }
   }
   if (out.offline) {
     parsed.config.unresolved_hint =
         "add it to the lock file with archfit lock --set IMAGE=PLATFORMS, which needs no "
-        "registry, or set resolve.fallbackPlatforms";
+        "registry (or archfit images --format lock > archfit.lock, then fill in the platforms), "
+        "or set resolve.fallbackPlatforms";
   }
   out.resolve = parsed.resolve;
   out.config = finish_config(std::move(parsed), platforms_overridden);

@@ -213,6 +213,18 @@ const Resolution* Resolver::find(const image::Reference& ref) const {
   return it == results_.end() ? nullptr : it->second;
 }
 
+std::vector<std::string> Resolver::unresolved(std::size_t most) const {
+  std::vector<std::string> out;
+  {
+    std::lock_guard<std::mutex> hold(mutex_);
+    for (const auto& [name, answer] : results_)
+      if (!answer->ok) out.push_back(name);
+  }
+  std::sort(out.begin(), out.end());
+  if (out.size() > most) out.resize(most);
+  return out;
+}
+
 Stats Resolver::stats() const {
   std::lock_guard<std::mutex> hold(mutex_);
   Stats s = stats_;

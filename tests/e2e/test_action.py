@@ -113,7 +113,11 @@ class ActionTest(unittest.TestCase):
         first, result = self.run_action()
         self.assertIn("Build archfit", first.ran, "the first run must build archfit")
         self.assertNotIn("Install archfit", first.ran)
-        self.assertIn("not at a release tag (vX.Y.Z): building archfit from source", first.stdout)
+        self.assertIn("which is not a release (its version is", first.stdout)
+        self.assertIn("archfit is built from source", first.stdout)
+        with open(first.summary) as f:
+            self.assertIn("> archfit was built from source: the action is used at `main`, which is not a "
+                          "release", f.read(), "said in the summary, not only in a notice")
         bin_key = [w["key"] for u, w in first.uses if u.startswith("actions/cache") and "bin" in w["key"]][0]
         self.assertRegex(bin_key, r"^archfit-bin-v1-[a-z]+-[0-9.]+-(X64|ARM64)-[0-9a-f]{64}$")
         self.assertTrue(os.path.isdir(os.path.join(self.store, bin_key)), "the executable was not saved")
@@ -175,6 +179,55 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(result3.status, "failure")
         self.assertIn("does not match SHA256SUMS", third.stderr_of.get("Install archfit", "") + third.stdout)
         self.assertNotIn("Run archfit", third.ran)
+
+    def action_at_commit(self, describe):
+        """The action as GitHub fetches it for a ref that is a commit SHA: a
+        tarball of the tracked files, .git_archival.txt filled in by git
+        (export-subst) with `describe` as git describe names the commit."""
+        copy = tempfile.mkdtemp(prefix="action-at-commit-")
+        self.addCleanup(shutil.rmtree, copy, True)
+        names = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], capture_output=True,
+                               check=True).stdout.decode().split("\0")
+        for name in filter(None, names):
+            source = os.path.join(ROOT, name)
+            if not os.path.lexists(source):
+                continue
+            os.makedirs(os.path.dirname(os.path.join(copy, name)), exist_ok=True)
+            shutil.copy2(source, os.path.join(copy, name), follow_symlinks=False)
+        with open(os.path.join(copy, ".git_archival.txt"), "w") as f:
+            f.write(f"node: {'ab' * 20}\ndescribe-name: {describe}\n")
+        return copy
+
+    def test_pinned_by_the_commit_of_a_release_the_release_is_installed(self):
+        # The release 9.9.9: an executable that says so and is archfit otherwise.
+        real = os.environ["ARCHFIT_BINARY"]
+        exe = (f'#!/bin/sh\n[ "$1" = version ] && {{ echo "archfit 9.9.9"; exit 0; }}\n'
+               f'exec "{real}" "$@"\n').encode()
+        release = ServedRelease(exe, "9.9.9")
+        self.addCleanup(release.close)
+        store = tempfile.mkdtemp(prefix="cache-store-")
+        self.addCleanup(shutil.rmtree, store, True)
+        sha = "ab" * 20
+        r = Runner(self.workspace, self.action_at_commit("v9.9.9"), cache_store=store,
+                   base_env=dict(os.environ, **release.env), action_ref=sha)
+        self.addCleanup(r.close)
+        first, result = self.run_action(r)
+        self.assertIn("Install archfit", first.ran)
+        self.assertNotIn("Build archfit", first.ran)
+        self.assertEqual(result.steps["prepare"]["outputs"]["version"], "9.9.9")
+        self.assertEqual(result.outputs["exit-code"], "1")  # the sample's findings, by the real archfit
+        # A later commit is not the release: built from source (the cache of
+        # the other tests' build), and the summary says why.
+        r = Runner(self.workspace, self.action_at_commit("v9.9.9-3-g0123abc"), cache_store=self.store,
+                   base_env=dict(os.environ, **release.env), action_ref=sha)
+        r.tool_cache = os.path.join(STATE, "toolcache")
+        self.addCleanup(r.close)
+        later, result = self.run_action(r)
+        self.assertNotIn("Install archfit", later.ran)
+        self.assertEqual(result.steps["prepare"]["outputs"]["install"], "source")
+        with open(later.summary) as f:
+            self.assertIn(f"the action is used at `{sha}`, which is not a release (its version is "
+                          "`9.9.9-3-g0123abc`)", f.read())
 
     def test_a_checksum_mismatch_fails_the_job_and_installs_nothing(self):
         release = self.served_release()

@@ -8,7 +8,9 @@ Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY.
 """
 
 import os
+import shutil
 import subprocess
+import tempfile
 import unittest
 
 import yaml
@@ -65,6 +67,71 @@ class KrmGoldenTest(unittest.TestCase):
         results = yaml.safe_load(p.stdout)["results"]
         self.assertEqual(results[0]["message"], "an earlier function's result")
         self.assertGreater(len(results), 1)
+
+
+class KptTest(unittest.TestCase):
+    """The real kpt (kpt fn eval --exec) on the bundled examples, whose
+    .archfit.yaml lies among the manifests: kpt reads every YAML file of a
+    package as a resource, so the configuration carries metadata.name and
+    config.kubernetes.io/local-config."""
+
+    def setUp(self):
+        self.kpt = shutil.which("kpt")
+        self.assertIsNotNone(self.kpt, "kpt is not installed (Debian: google-cloud-cli-kpt)")
+        self.dir = tempfile.mkdtemp(prefix="kpt-")
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.package = os.path.join(self.dir, "examples")
+        shutil.copytree(os.path.join(ROOT, "examples"), self.package)
+        self.env = {"PATH": os.path.dirname(os.path.abspath(ARCHFIT)) + os.pathsep + "/usr/bin:/bin",
+                    "HOME": self.dir}
+
+    def eval(self):
+        # As docs/kustomize.md shows it: in the package, which holds the lock.
+        return subprocess.run([self.kpt, "fn", "eval", "--exec", "archfit krm --offline", "."],
+                              cwd=self.package, env=self.env, capture_output=True, text=True, timeout=120)
+
+    def test_kpt_fixes_the_examples_with_their_configuration_inside(self):
+        config = os.path.join(self.package, ".archfit.yaml")
+        with open(config) as f:
+            before = f.read()
+        loaded = yaml.safe_load(before)
+        self.assertEqual(loaded["metadata"]["name"], "archfit")
+        self.assertEqual(loaded["metadata"]["annotations"]["config.kubernetes.io/local-config"], "true")
+        p = self.eval()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertIn("fixed missing-arch-affinity", p.stderr)
+        with open(os.path.join(self.package, "search.yaml")) as f:
+            search = yaml.safe_load(f)
+        terms = search["spec"]["template"]["spec"]["affinity"]["nodeAffinity"][
+            "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+        self.assertEqual(terms[0]["matchExpressions"][0]["values"], ["amd64"])
+        with open(config) as f:
+            self.assertEqual(f.read(), before, "the configuration is left as it is")
+        # The fix is final: a second run changes no file.
+        files = {n: open(os.path.join(self.package, n), "rb").read() for n in os.listdir(self.package)}
+        p = self.eval()
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual({n: open(os.path.join(self.package, n), "rb").read()
+                          for n in os.listdir(self.package)}, files)
+
+    def test_a_configuration_without_metadata_is_still_read_by_archfit(self):
+        # What kpt refuses is kpt's rule; archfit reads the plain form too.
+        config = os.path.join(self.package, ".archfit.yaml")
+        plain = os.path.join(self.dir, "plain")
+        os.makedirs(plain)
+        with open(config) as f:
+            text = f.read()
+        text = text.replace("metadata:\n  name: archfit\n  annotations:\n"
+                            "    config.kubernetes.io/local-config: \"true\"\n", "")
+        self.assertNotIn("metadata", yaml.safe_load(text))
+        with open(os.path.join(plain, ".archfit.yaml"), "w") as f:
+            f.write(text)
+        shutil.copy(os.path.join(self.package, "search.yaml"), plain)
+        shutil.copy(os.path.join(self.package, "archfit.lock"), plain)
+        p = subprocess.run([ARCHFIT, "lint", "--offline", "--", "search.yaml"], cwd=plain, env=self.env,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 1, p)
+        self.assertIn("missing-arch-affinity", p.stdout)
 
 
 if __name__ == "__main__":

@@ -163,16 +163,36 @@ log: {{type: stdout, format: pretty, level: warn}}
         self.assertIn(f"{SCOPE}/linux-x64 is not installed: install archfit again without --omit=optional",
                       p.stderr)
 
-    def hook_repository(self):
-        """This repository's hooks at a commit whose hooks name the version published here."""
+    def test_installed_for_another_cpu_it_says_so(self):
+        # npm install --cpu=arm64 on this x64 machine (or node_modules copied
+        # from another): the command names both CPUs, not --omit=optional.
+        project = os.path.join(self.tmp, "other-cpu")
+        write(os.path.join(project, "package.json"), '{"private": true}\n')
+        p = subprocess.run(["npm", "install", "--cpu=arm64", "--os=linux", f"{SCOPE}/cli@{self.version}"],
+                           cwd=project, env=self.env, capture_output=True, text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(sorted(os.listdir(os.path.join(project, "node_modules", SCOPE))), ["cli", "linux-arm64"])
+        p = subprocess.run([os.path.join(project, "node_modules", ".bin", "archfit"), "version"], env=self.env,
+                           capture_output=True, text=True)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn(f"this node runs on linux/x64, and npm installed archfit for linux/arm64 ({SCOPE}/linux-arm64)",
+                      p.stderr)
+        self.assertNotIn("--omit=optional", p.stderr)
+
+    def hook_repository(self, released=True):
+        """This repository's hooks at a commit whose hooks name the version
+        published here (as scripts/prepare-release writes them), or as they
+        are at a revision that is not a release."""
         repo = os.path.join(self.tmp, "hooks")
-        os.makedirs(repo)
-        for name in ("package.json", "LICENSE"):
-            shutil.copy(os.path.join(ROOT, name), repo)
+        os.makedirs(os.path.join(repo, "npm"))
+        for name in ("package.json", "LICENSE", os.path.join("npm", "hook.js")):
+            shutil.copy(os.path.join(ROOT, name), os.path.join(repo, name))
         with open(os.path.join(ROOT, ".pre-commit-hooks.yaml")) as f:
             hooks = f.read()
-        self.assertEqual(hooks.count(f'"{SCOPE}/cli@'), 2)
-        hooks = hooks.replace(f'"{SCOPE}/cli@unreleased"', f'"{SCOPE}/cli@{self.version}"')
+        self.assertEqual(hooks.count("  additional_dependencies: []\n"), 2)
+        if released:
+            hooks = hooks.replace("  additional_dependencies: []\n",
+                                  f'  additional_dependencies: ["{SCOPE}/cli@{self.version}"]\n')
         write(os.path.join(repo, ".pre-commit-hooks.yaml"), hooks)
         self.commit(repo)
         return repo
@@ -184,6 +204,24 @@ log: {{type: stdout, format: pretty, level: warn}}
         subprocess.run(git + ["commit", "-qm", "x"], check=True)
         return subprocess.run(git + ["rev-parse", "HEAD"], check=True, capture_output=True,
                               text=True).stdout.strip()
+
+    def test_at_a_revision_that_is_not_a_release_the_node_hooks_say_to_pin_one(self):
+        hooks = self.hook_repository(released=False)
+        rev = subprocess.run(["git", "-C", hooks, "rev-parse", "HEAD"], capture_output=True, text=True,
+                             check=True).stdout.strip()
+        work = os.path.join(self.tmp, "work")
+        os.makedirs(work)
+        shutil.copy(os.path.join(EXAMPLES, "web.yaml"), work)
+        write(os.path.join(work, ".pre-commit-config.yaml"),
+              f"repos:\n- repo: {hooks}\n  rev: {rev}\n  hooks:\n  - id: archfit-lint-npm\n")
+        self.commit(work)
+        env = dict(self.env, PRE_COMMIT_HOME=os.path.join(self.tmp, "pre-commit"))
+        run = subprocess.run(["pre-commit", "run", "--all-files"], cwd=work, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+        self.assertNotEqual(run.returncode, 0, run.stdout)
+        self.assertNotIn("ETARGET", run.stdout)
+        self.assertIn("this revision of the hooks is not a release", run.stdout)
+        self.assertIn("set the archfit repository's rev: to a release tag", run.stdout)
 
     def test_pre_commit_installs_the_node_hooks_from_the_registry_with_node_alone(self):
         hooks = self.hook_repository()

@@ -282,6 +282,36 @@ class Install(unittest.TestCase):
         self.assertIn("gpgv checks the release's signature and is not installed", run.stderr)
         self.assertNothingInstalled(run)
 
+    def test_any_release_file_is_downloaded_checked_as_the_executable_is(self):
+        plugin = b"a helm plugin archive\n" * 1000
+        name = f"archfit-{self.version}-helm3.tgz"
+        with open(os.path.join(self.release.dir, name), "wb") as f:
+            f.write(plugin)
+        sums = f"{hashlib.sha256(plugin).hexdigest()}  {name}\n"
+        self.release.write_sums(sums)
+        run = self.install("--file", name)
+        self.assertEqual(run.returncode, 0, run)
+        self.assertEqual(os.listdir(self.target), [name], "the file, not the executable")
+        with open(os.path.join(self.target, name), "rb") as f:
+            self.assertEqual(f.read(), plugin)
+        os.unlink(os.path.join(self.target, name))
+        # A file changed under the signed SHA256SUMS, a file it does not list,
+        # and names that are not a release file's are refused.
+        with open(os.path.join(self.release.dir, name), "ab") as f:
+            f.write(b"tampered")
+        run = self.install("--file", name)
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("checksum mismatch", run.stderr)
+        self.assertNothingInstalled(run)
+        run = self.install("--file", "archfit-unlisted.tgz")
+        self.assertIn("has no checksum for archfit-unlisted.tgz", run.stderr)
+        self.assertNothingInstalled(run)
+        for hostile in ("../SHA256SUMS", "-rf", "a/b.tgz", "", ".hidden"):
+            run = self.install("--file", hostile)
+            self.assertEqual(run.returncode, 1, (hostile, run))
+            self.assertIn("is not the name of a release file", run.stderr)
+            self.assertNothingInstalled(run)
+
     # The installer is one file: what the release publishes as install.sh.
 
     def test_the_installer_alone_takes_a_mirror_root_and_either_spelling_of_the_version(self):

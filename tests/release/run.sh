@@ -4,7 +4,9 @@
 # they made (same bytes; static executables that run, arm64 under qemu; the
 # archives' contents; lintian and dpkg -i on the packages; the image index
 # pushed to a real registry and resolved by the release executable itself;
-# the KRM entrypoint of each image; the krew manifest's checksums).
+# the KRM entrypoint of each image; the krew manifest's checksums; the
+# signatures), then test_from_release.py takes every path a newcomer has
+# from the release files alone (no clone) to a working archfit.
 #
 # Usage: tests/release/run.sh [WORK_DIR]
 # The libraries are built once into $ARCHFIT_RELEASE_CACHE (default
@@ -17,7 +19,16 @@ source scripts/lib/common.sh
 work=${1:-$top/.cache/release-test}
 mkdir -p -- "$work"
 work=$(cd -- "$work" && pwd)
-ensure_apt_packages git python3 docker-registry skopeo lintian openssl
+ensure_apt_packages git python3 docker-registry skopeo lintian openssl umoci gnupg gpgv
+
+# Both releases are signed as the release workflow signs them, with a
+# throwaway key; the tests check the signatures against its public half.
+export GNUPGHOME=$work/gnupg
+rm -rf -- "$GNUPGHOME" && mkdir -m 0700 -- "$GNUPGHOME"
+gpg --batch --quiet --passphrase '' --quick-gen-key "archfit release test <test@archfit.invalid>" ed25519 sign never
+ARCHFIT_SIGNING_KEY=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1 == "fpr" { print $10; exit }')
+gpg --batch --armor --export "$ARCHFIT_SIGNING_KEY" >"$work/release-key.asc"
+export ARCHFIT_SIGNING_KEY ARCHFIT_RELEASE_KEY=$work/release-key.asc
 
 for clone in a b; do
   rm -rf -- "$work/clone-$clone"
@@ -56,7 +67,12 @@ for arch in amd64 arm64; do
 done
 
 corpus=$(ARCHFIT_REQUIRE_CORPUS=1 find_corpus)
+# kubectl (kustomize), helm 3 and helm 4 for the paths from the release alone.
+source scripts/lib/tools.sh
+ensure_kubectl
+ensure_helm3
+command -v kpt >/dev/null || die "kpt is not installed (Debian: google-cloud-cli-kpt)"
 cd "$top/tests/release"
 ARCHFIT_DIST=$work/dist-a ARCHFIT_DIST_AGAIN=$work/dist-b ARCHFIT_CORPUS=$corpus \
   ARCHFIT_VERSION_EXPECTED=$version \
-  PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -v test_release
+  PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -v test_release test_from_release

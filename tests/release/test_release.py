@@ -91,6 +91,7 @@ class Release(unittest.TestCase):
 
     # -- the files ----------------------------------------------------------------------------
     def test_two_clones_give_the_same_bytes(self):
+        # Everything but the signatures, which carry the time they were made.
         with open(os.path.join(DIST, "SHA256SUMS")) as a, \
                 open(os.path.join(AGAIN, "SHA256SUMS")) as b:
             self.assertEqual(a.read(), b.read())
@@ -103,15 +104,53 @@ class Release(unittest.TestCase):
             listed = dict(reversed(line.split(maxsplit=1)) for line in f.read().splitlines())
         listed = {name.strip(): digest for name, digest in listed.items()}
         files = {n for n in os.listdir(DIST) if os.path.isfile(os.path.join(DIST, n))}
-        self.assertEqual(set(listed), files - {"SHA256SUMS"})
+        image = {os.path.relpath(os.path.join(d, n), DIST) for d, _, ns in os.walk(LAYOUT) for n in ns}
+        signatures = {"SHA256SUMS.asc", f"archfit-{VERSION}.tgz.prov", f"archfit-{VERSION}-helm3.tgz.prov"}
+        self.assertLessEqual(signatures, files, "the release is signed")
+        self.assertEqual(set(listed), (files | image) - {"SHA256SUMS"} - signatures)
         for name, digest in listed.items():
             self.assertEqual(sha256(os.path.join(DIST, name)), digest, name)
         cpus = {"amd64": "x64", "arm64": "arm64"}
         self.assertEqual(
-            set(listed), {os.path.basename(archive(a)) for a in ARCHS}
-            | {os.path.basename(deb(a)) for a in ARCHS} | {"archfit.yaml"}
+            set(listed) - image, {os.path.basename(archive(a)) for a in ARCHS}
+            | {os.path.basename(deb(a)) for a in ARCHS} | {"archfit.krew.yaml", "install.sh"}
             | {f"archfit-{VERSION}.tgz", f"archfit-{VERSION}-helm3.tgz", f"archfit-cli-{VERSION}.tgz"}
+            | {f"archfit-plugins-{VERSION}.tar.gz"}
             | {f"archfit-linux-{cpus[a]}-{VERSION}.tgz" for a in ARCHS})
+        self.assertIn("archfit-image/index.json", listed, "the image is covered too")
+        for d, _, names in os.walk(LAYOUT):
+            for n in names:
+                self.assertEqual(os.stat(os.path.join(d, n)).st_mode & 0o644, 0o644, n)
+
+    def test_the_signatures_verify_against_the_key_the_release_was_signed_for(self):
+        key = os.environ["ARCHFIT_RELEASE_KEY"]
+        keyring = os.path.join(self.tmp, "key.gpg")
+        with open(key, "rb") as armored, open(keyring, "wb") as f:
+            f.write(run(["gpg", "--dearmor"], stdin=armored, text=False).stdout)
+        home = tempfile.mkdtemp(dir=self.tmp)
+        checked = run(["gpgv", "--keyring", keyring, os.path.join(DIST, "SHA256SUMS.asc"),
+                       os.path.join(DIST, "SHA256SUMS")], env={"GNUPGHOME": home})
+        self.assertEqual(checked.returncode, 0, checked)
+        for name in (f"archfit-{VERSION}.tgz", f"archfit-{VERSION}-helm3.tgz"):
+            with open(os.path.join(DIST, name + ".prov")) as f:
+                prov = f.read()
+            self.assertIn(f"  {name}: sha256:{sha256(os.path.join(DIST, name))}\n", prov)
+            self.assertTrue(prov.startswith("-----BEGIN PGP SIGNED MESSAGE-----\n"), name)
+
+    def test_the_installer_and_the_plugins_archive_need_no_clone(self):
+        with open(os.path.join(DIST, "install.sh")) as f, \
+                open(os.path.join(os.path.dirname(__file__), "..", "..", "scripts", "install")) as g:
+            self.assertEqual(f.read(), g.read(), "install.sh is scripts/install")
+        top = f"archfit-plugins-{VERSION}/"
+        with tarfile.open(os.path.join(DIST, f"archfit-plugins-{VERSION}.tar.gz")) as tar:
+            names = set(tar.getnames())
+            for needed in ("examples/.archfit.yaml", "examples/archfit.lock", "examples/web.yaml",
+                           "kustomize-plugin/archfit.io/v1alpha1/archfit/ArchFit",
+                           "argocd-cmp/sidecar-patch.yaml", "scripts/install", "VERSION", "README.md",
+                           "LICENSE"):
+                self.assertIn(top + needed, names)
+            self.assertEqual(tar.extractfile(top + "VERSION").read().decode(), VERSION + "\n")
+            self.assertTrue(all(n == top.rstrip("/") or n.startswith(top) for n in names))
 
     def test_archives_hold_the_executable_license_and_readme(self):
         for arch in ARCHS:
@@ -121,6 +160,10 @@ class Release(unittest.TestCase):
                 self.assertEqual(members["archfit"].mode & 0o777, 0o755)
                 self.assertTrue(all(m.uid == 0 and m.gid == 0 for m in members.values()))
                 license_text = tar.extractfile("LICENSE").read().decode()
+                readme = tar.extractfile("README.md").read().decode()
+            # The README starts from what the archive holds, not from a clone.
+            self.assertIn("./archfit fix --diff examples/", readme)
+            self.assertNotIn("scripts/setup", readme)
             self.assertIn("Apache License", license_text)
             for library in ("libyaml", "openssl", "c-ares", "nghttp2", "curl"):
                 self.assertIn(f"==== {library} ", license_text)
@@ -217,7 +260,7 @@ class Release(unittest.TestCase):
 
     # -- the krew manifest --------------------------------------------------------------------
     def test_the_krew_manifest_names_each_archive_and_its_checksum(self):
-        with open(os.path.join(DIST, "archfit.yaml")) as f:
+        with open(os.path.join(DIST, "archfit.krew.yaml")) as f:
             text = f.read()
         self.assertIn(f"version: v{VERSION}\n", text)
         for arch in ARCHS:
@@ -234,8 +277,10 @@ class Release(unittest.TestCase):
         blobs = os.path.join(LAYOUT, "blobs", "sha256")
         with open(os.path.join(LAYOUT, "index.json")) as f:
             top = json.load(f)
-        [entry] = top["manifests"]
-        self.assertEqual(entry["annotations"]["org.opencontainers.image.ref.name"], VERSION)
+        [entry] = [m for m in top["manifests"]
+                   if m["annotations"]["org.opencontainers.image.ref.name"] == VERSION]
+        self.assertEqual(sorted(m["annotations"]["org.opencontainers.image.ref.name"] for m in top["manifests"]),
+                         sorted([VERSION] + [f"{VERSION}-{a}" for a in ARCHS]))
         with open(os.path.join(blobs, entry["digest"].split(":")[1])) as f:
             index = json.load(f)
         [descriptor] = [m for m in index["manifests"] if m["platform"]["architecture"] == arch]
@@ -274,6 +319,14 @@ class Release(unittest.TestCase):
                 files, "etc/ssl/certs/ca-certificates.crt")), 10000)
             self.assertEqual(sha256(os.path.join(files, "usr/local/bin/archfit")),
                              sha256(self.exe[arch]), "the image holds the archive's executable")
+
+    def test_umoci_unpacks_each_platform_by_its_own_tag(self):
+        for arch in ARCHS:
+            bundle = os.path.join(self.tmp, f"bundle-{arch}")
+            unpacked = run(["umoci", "unpack", "--rootless", "--image", f"{LAYOUT}:{VERSION}-{arch}", bundle])
+            self.assertEqual(unpacked.returncode, 0, unpacked)
+            self.assertEqual(sha256(os.path.join(bundle, "rootfs", "usr", "local", "bin", "archfit")),
+                             sha256(self.exe[arch]))
 
     def test_each_image_is_a_krm_function(self):
         for arch in ARCHS:

@@ -77,6 +77,11 @@ struct LoadedConfig {
   std::string lock_content;         // the lock itself, from a functionConfig ("" otherwise)
   std::filesystem::path cache_dir;  // "" when no directory could be determined (no HOME)
   bool offline = false;
+  // Something says what to do with an image that cannot be resolved:
+  // resolve.onUnresolved or resolve.fallbackPlatforms (a file, a flag, a
+  // variable), or the run is unattended. Otherwise a run that resolves none
+  // of its images checked nothing and fails (cli's checked_nothing).
+  bool unresolved_decided = false;
   // The repository the configuration file and the lock file were found in
   // (the directory holding .git), each "" when it was named (a flag, a
   // variable) or found outside one: what a repository holds is read inside

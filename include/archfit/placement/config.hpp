@@ -80,7 +80,10 @@ struct Config {
   // fail. And what a finding about an unresolved image tells to do: commands
   // that work where this run does (offline: no registry).
   std::string unattended;
-  std::string unresolved_hint = "run archfit lock, or set resolve.fallbackPlatforms";
+  std::string unresolved_hint =
+      "run archfit lock; without a registry, archfit lock --set IMAGE=PLATFORMS, or archfit "
+      "images --format lock > archfit.lock and fill in the platforms; or set "
+      "resolve.fallbackPlatforms";
 
   // Node pools declared in the configuration, and what fix may do to those
   // of the input (nodePools).

@@ -91,6 +91,9 @@ class Resolver {
   const Resolution* find(const image::Reference& ref) const;
 
   Stats stats() const;
+  // The canonical names of images asked for that have no answer, sorted, at
+  // most `most` of them (what a message can list).
+  std::vector<std::string> unresolved(std::size_t most) const;
   const Settings& settings() const { return settings_; }
   const cache::LockFile& lock() const { return lock_; }
   bool can_reach_registry() const { return !sources_.offline && sources_.connect != nullptr; }

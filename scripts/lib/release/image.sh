@@ -66,6 +66,8 @@ make_image() {
   done
   python3 "$src/scripts/lib/release/oci_index.py" "$layout" "$version" "$created" "$@"
   umoci gc --layout "$layout"
+  # Readable by everyone, as the rest of the release (umoci writes 0600).
+  chmod -R u+rwX,go+rX,go-w -- "$layout"
   log "image index: oci:$layout:$version ($(skopeo inspect --raw "oci:$layout:$version" |
     sha256sum | cut -c1-64 | sed 's/^/sha256:/'))"
 }

@@ -5,8 +5,10 @@ Usage: oci_index.py LAYOUT TAG CREATED ARCH...
 umoci tags each architecture's image by its name (LAYOUT:amd64, ...). This
 writes an image index blob (application/vnd.oci.image.index.v1+json) whose
 manifests are those images with their platforms, and leaves index.json with
-that index alone, tagged TAG, so that `skopeo copy --all oci:LAYOUT:TAG ...`
-pushes every platform. The JSON is written with sorted keys and no spaces:
+that index, tagged TAG, so that `skopeo copy --all oci:LAYOUT:TAG ...`
+pushes every platform, and each platform's image tagged TAG-ARCH, which
+`umoci unpack --image LAYOUT:TAG-ARCH` unpacks (umoci unpacks one image,
+not an index). The JSON is written with sorted keys and no spaces:
 the same images give the same digest.
 """
 
@@ -70,7 +72,13 @@ def main(layout, tag, created, archs):
         "digest": digest,
         "size": len(data),
         "annotations": {REF: tag},
-    }]
+    }] + [{
+        "mediaType": m["mediaType"],
+        "digest": m["digest"],
+        "size": m["size"],
+        "platform": m["platform"],
+        "annotations": {REF: f"{tag}-{m['platform']['architecture']}"},
+    } for m in manifests]
     with open(os.path.join(layout, "index.json"), "wb") as f:
         f.write(canonical(top))
 

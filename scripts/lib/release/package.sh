@@ -34,9 +34,35 @@ make_archive() {
   mkdir -p -- "$stage"
   install -m 0755 -- "$exe" "$stage/archfit"
   license_text "$src" "$cache" >"$stage/LICENSE"
-  install -m 0644 -- "$src/README.md" "$stage/README.md"
+  archive_readme "$version" >"$stage/README.md"
   touch -d "@$SOURCE_DATE_EPOCH" -- "$stage"/*
   reproducible_tar "$stage" "$out/archfit_${version}_linux_$arch.tar.gz"
+}
+
+# archive_readme VERSION: the README of the executable's archive, which
+# starts from what the archive holds (the repository's README starts from a
+# clone).
+archive_readme() {
+  cat <<EOF
+# archfit $1
+
+archfit places Kubernetes pods on nodes their images can run on: it reads rendered manifests,
+finds the platforms of every image (a registry, a cache or a lock file) and adds the node
+affinity and tolerations each pod template needs, or reports what is missing.
+
+This archive holds the static executable, \`archfit\`, for Linux. Try it on a manifest of yours,
+or on the bundled examples of \`archfit-plugins-$1.tar.gz\` (same release), offline:
+
+\`\`\`sh
+./archfit fix --diff examples/            # what fix would change; examples/ has its lock file
+./archfit lint deploy/                    # your manifests: findings, exit 1 on errors
+./archfit lock --set nginx:1.27=linux/amd64,linux/arm64   # an image's platforms, no registry
+\`\`\`
+
+Without a lock file archfit asks the registries (\`archfit lock\` writes what they say into
+\`archfit.lock\`, for offline runs). \`archfit --help\` and \`archfit COMMAND --help\` list the
+commands; the documentation is at $(project_url) (docs/).
+EOF
 }
 
 # deb_version VERSION: a Debian version for a native package (no hyphen):
@@ -138,16 +164,89 @@ $(project_url)
 EOF
 }
 
-# write_checksums OUT: SHA256SUMS of the regular files in OUT, sorted.
+# write_checksums OUT: SHA256SUMS of every file of the release in OUT, sorted:
+# the regular files at the top and those of the image's OCI layout. The
+# signatures (.asc, .prov) are not in it: they attest it.
 write_checksums() {
   local out=$1 sums
-  sums=$(cd "$out" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' |
+  sums=$(cd "$out" && find . \( -maxdepth 1 -type f -o -path './archfit-image/*' -type f \) \
+    ! -name SHA256SUMS ! -name '*.asc' ! -name '*.prov' -printf '%P\n' |
     LC_ALL=C sort | xargs -d '\n' sha256sum --)
   printf '%s\n' "$sums" >"$out/SHA256SUMS"
 }
 
-# make_krew_manifest SRC VERSION OUT: archfit.yaml, the krew plugin manifest
-# (kubectl archfit), with each archive's address and checksum.
+# sign_release SRC OUT VERSION: with the OpenPGP key ARCHFIT_SIGNING_KEY names
+# (a key id or fingerprint in gpg's keyring: the release workflow imports the
+# secret), SHA256SUMS.asc, the detached signature of SHA256SUMS, and the
+# provenance files helm 4 verifies plugin archives with (.prov: a clear-signed
+# message naming the archive's SHA-256). The signature must verify against
+# the project's public key (project.conf's release-key; ARCHFIT_RELEASE_KEY
+# for another): a release signed by any other key would install nowhere.
+# Without ARCHFIT_SIGNING_KEY the release is unsigned, and says so.
+sign_release() {
+  local src=$1 out=$2 version=$3 key archive
+  if [ -z "${ARCHFIT_SIGNING_KEY:-}" ]; then
+    log "warning: ARCHFIT_SIGNING_KEY is not set: this release is not signed, and install.sh refuses it"
+    return 0
+  fi
+  key=${ARCHFIT_RELEASE_KEY:-$src/$(project_value release-key)}
+  gpg --batch --yes --local-user "$ARCHFIT_SIGNING_KEY" --armor --detach-sign \
+    --output "$out/SHA256SUMS.asc" -- "$out/SHA256SUMS"
+  for archive in "$out/archfit-$version.tgz" "$out/archfit-$version-helm3.tgz"; do
+    [ -f "$archive" ] || continue
+    {
+      printf 'apiVersion: v1\nname: archfit\nversion: %s\n\n...\nfiles:\n' "$version"
+      printf '  %s: sha256:%s\n' "$(basename -- "$archive")" "$(sha256sum -- "$archive" | cut -c1-64)"
+    } | gpg --batch --yes --local-user "$ARCHFIT_SIGNING_KEY" --digest-algo SHA512 --clearsign \
+      --output "$archive.prov"
+  done
+  local check
+  check=$(mktemp -d)
+  gpg --batch --yes --dearmor --output "$check/key.gpg" -- "$key" 2>/dev/null || cp -- "$key" "$check/key.gpg"
+  mkdir -m 0700 "$check/home"
+  GNUPGHOME=$check/home gpgv --keyring "$check/key.gpg" -- "$out/SHA256SUMS.asc" "$out/SHA256SUMS" 2>/dev/null || {
+    rm -rf -- "$check"
+    die "SHA256SUMS.asc does not verify against $key: the signing key ($ARCHFIT_SIGNING_KEY) is not the project's; put its public key in $(project_value release-key) (docs/install.md)"
+  }
+  rm -rf -- "$check"
+  log "signed SHA256SUMS and the helm plugin archives with $ARCHFIT_SIGNING_KEY"
+}
+
+# make_plugins_archive SRC VERSION LICENSE OUT: archfit-plugins-VERSION.tar.gz,
+# what a user needs beside the executable and has no clone for: the
+# kustomize plugin, the Argo CD plugin files, the examples with their lock
+# file, and the installer the kustomize plugin runs, under one top directory.
+make_plugins_archive() {
+  local src=$1 version=$2 license=$3 out=$4 stage
+  stage=$(mktemp -d)
+  local top=$stage/archfit-plugins-$version
+  mkdir -p -- "$top/scripts"
+  cp -R -- "$src/kustomize-plugin" "$src/argocd-cmp" "$src/examples" "$top/"
+  install -m 0755 -- "$src/scripts/install" "$top/scripts/install"
+  printf '%s\n' "$version" >"$top/VERSION"
+  install -m 0644 -- "$license" "$top/LICENSE"
+  cat >"$top/README.md" <<EOF
+# archfit $version: plugins and examples
+
+What a release of archfit holds besides the executable (docs at $(project_url)):
+
+- \`examples/\`: manifests, their \`.archfit.yaml\` and \`archfit.lock\`, so that
+  \`archfit fix --diff examples/\` runs offline.
+- \`kustomize-plugin/\`: the kustomize exec plugin (\`KUSTOMIZE_PLUGIN_HOME=\$PWD/kustomize-plugin\`);
+  it installs archfit $version on first use (\`scripts/install\`, signature and checksum checked).
+- \`argocd-cmp/\`: the Argo CD config management plugin (sidecar patch, plugin files).
+- \`scripts/install\`: the installer, as the release's \`install.sh\`.
+EOF
+  find "$stage" -exec touch -h -d "@$SOURCE_DATE_EPOCH" -- {} +
+  (cd "$stage" && LC_ALL=C tar --sort=name --format=gnu --mtime="@$SOURCE_DATE_EPOCH" \
+    --owner=0 --group=0 --numeric-owner --mode='u+rw,go+r,go-w' -cf - -- "archfit-plugins-$version") |
+    gzip -9 -n >"$out/archfit-plugins-$version.tar.gz"
+  rm -rf -- "$stage"
+}
+
+# make_krew_manifest SRC VERSION OUT: archfit.krew.yaml, the krew plugin
+# manifest (kubectl archfit), with each archive's address and checksum; not
+# named archfit.yaml, which reads like archfit's configuration.
 make_krew_manifest() {
   local src=$1 version=$2 out=$3 arch archive
   {
@@ -184,5 +283,5 @@ EOF
       to: .
 EOF
     done
-  } >"$out/archfit.yaml"
+  } >"$out/archfit.krew.yaml"
 }

@@ -92,10 +92,15 @@ TEST_F(Unattended, CiPreCommitAndArgoCdAreUnattended) {
     EXPECT_TRUE(contains(r.out, "error unresolved-image")) << r.out;
     EXPECT_TRUE(contains(r.out, c.reason)) << r.out;
   }
-  // Watched: a warning, exit 0, as before.
+  // Watched: a warning; and since it was the only image, nothing was
+  // checked, which fails too (exit 3), saying how to resolve it.
   ProcessResult watched = run({"lint", "deploy"}, {"CI=false"});
-  EXPECT_EQ(watched.exit_code, 0) << watched.out << watched.err;
+  EXPECT_EQ(watched.exit_code, 3) << watched.out << watched.err;
   EXPECT_TRUE(contains(watched.out, "warning unresolved-image")) << watched.out;
+  EXPECT_TRUE(contains(watched.err,
+                       "archfit: the image could not be resolved, so nothing was "
+                       "checked. Without a registry, write its platforms"))
+      << watched.err;
 }
 
 TEST_F(Unattended, TheConfigurationDecides) {
@@ -176,6 +181,50 @@ TEST_F(Unattended, LockLeavesOutWhatCannotBeReadAndSaysSo) {
   EXPECT_TRUE(std::filesystem::exists(dir_ / "archfit.lock"));
 }
 
+// An interactive run (none of the reasons above) whose images could none be
+// resolved checked nothing: it fails like an unattended run, writes nothing,
+// and gives the command that resolves every image without a registry. The
+// registry refuses connections, so that the run is quick.
+TEST_F(Unattended, AnInteractiveRunThatResolvedNothingChecksNothingAndSaysHow) {
+  std::string deployment = kDeployment;
+  deployment.replace(deployment.find("quay.io"), 7, "127.0.0.1:9");
+  deployment += "      - name: b\n        image: 127.0.0.1:9/other:2\n";
+  dir_.write("deploy/prom.yaml", deployment);
+  dir_.write(".archfit.yaml", "resolve:\n  timeout: 2s\n");
+  for (std::vector<std::string> args :
+       {std::vector<std::string>{"lint", "deploy"}, std::vector<std::string>{"fix", "deploy"},
+        std::vector<std::string>{"fix", "--check", "deploy"}}) {
+    ProcessResult r = run(args, {"CI="});
+    EXPECT_EQ(r.exit_code, 3) << args[0] << r.out << r.err;
+    EXPECT_TRUE(contains(r.err,
+                         "archfit: none of the 2 images could be resolved, so nothing was "
+                         "checked"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err,
+                         "  archfit lock --set 127.0.0.1:9/other:2=PLATFORMS "
+                         "127.0.0.1:9/prometheus/alertmanager:v0.27.0=PLATFORMS\n"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, "archfit images --format lock > archfit.lock")) << r.err;
+    // Each finding names its image the same way.
+    EXPECT_TRUE(contains(r.out + r.err, "archfit lock --set 127.0.0.1:9/other:2=PLATFORMS"))
+        << r.out << r.err;
+  }
+  EXPECT_EQ(read_file(dir_ / "deploy/prom.yaml"), deployment) << "nothing was written";
+  // The command it gives, run as given (several entries after one --set),
+  // resolves them: the run checks, and fails on what it found.
+  ProcessResult set = run({"lock", "--set", "127.0.0.1:9/other:2=linux/amd64",
+                           "127.0.0.1:9/prometheus/alertmanager:v0.27.0=linux/amd64"});
+  ASSERT_EQ(set.exit_code, 0) << set.err;
+  ProcessResult r = run({"lint", "deploy"}, {"CI="});
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_TRUE(contains(r.out, "error missing-arch-affinity")) << r.out;
+  // The configuration decides otherwise: warn passes without the images.
+  std::filesystem::remove(dir_ / "archfit.lock");
+  dir_.write(".archfit.yaml", "resolve:\n  timeout: 2s\n  onUnresolved: warn\n");
+  r = run({"lint", "deploy"}, {"CI="});
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+}
+
 TEST_F(Unattended, LockSetRefusesWhatIsNotAnEntry) {
   for (const char* bad :
        {"nginx", "Nginx:1=linux/amd64", "nginx:1=linux", "nginx:1=", "--offline=linux/amd64"}) {
@@ -183,6 +232,11 @@ TEST_F(Unattended, LockSetRefusesWhatIsNotAnEntry) {
     EXPECT_EQ(r.exit_code, 2) << bad << r.err;
     EXPECT_TRUE(contains(r.err, "--set \"" + std::string(bad) + "\"")) << bad << r.err;
   }
+  // A file after --set is not an entry: refused, naming it.
+  dir_.write("deploy.yaml", kDeployment);
+  ProcessResult r = run({"lock", "--set", "nginx:1=linux/amd64", "deploy.yaml"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_TRUE(contains(r.err, "\"deploy.yaml\" is not IMAGE=PLATFORMS")) << r.err;
   EXPECT_FALSE(std::filesystem::exists(dir_ / "archfit.lock"));
 }
 
