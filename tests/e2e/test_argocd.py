@@ -191,6 +191,12 @@ class ArgoCdTest(unittest.TestCase):
         self.assertNotEqual(p.returncode, 0)
         self.assertEqual(p.stdout, "")
         self.assertIn("missing-arch-affinity", p.stderr)
+        # It is Argo CD that stops, whatever rendered the manifests.
+        self.assertIn("archfit: post-render failed, so Argo CD stops", p.stderr)
+        self.assertNotIn("helm stops", p.stderr)
+        p = self.generate("kustomize", self.kustomization(), PARAM_MODE="lint")
+        self.assertNotEqual(p.returncode, 0, p.stderr)
+        self.assertIn("so Argo CD stops", p.stderr)
         # ARGOCD_ENV_ARCHFIT_* become ARCHFIT_*: a lock file elsewhere in the repository
         # (the chart is at helm/ in a repository checked out at self.dir).
         os.rename(os.path.join(chart, "archfit.lock"), os.path.join(self.dir, "other.lock"))
