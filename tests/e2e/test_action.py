@@ -243,6 +243,19 @@ class ActionTest(unittest.TestCase):
         bin_dir = result.steps["prepare"]["outputs"]["bin-dir"]
         self.assertEqual(os.listdir(bin_dir) if os.path.isdir(bin_dir) else [], [])
 
+    def test_a_release_re_signed_by_another_key_installs_nothing(self):
+        # A mirror that replaced the archive and SHA256SUMS and signed them
+        # with its own key: the job fails before archfit runs.
+        release = self.served_release()
+        release.publish(exe=b"#!/bin/sh\necho archfit " + release.version.encode() + b"\n", signed_by="mirror")
+        store = tempfile.mkdtemp(prefix="cache-store-")
+        self.addCleanup(shutil.rmtree, store, True)
+        r = self.release_runner(release, store)
+        _, result = self.run_action(r, version=release.version)
+        self.assertEqual(result.status, "failure")
+        self.assertIn("does not verify against", r.stdout + "".join(r.stderr_of.values()))
+        self.assertNotIn("Run archfit", r.ran)
+
     def test_the_version_input_is_a_release_or_source(self):
         for hostile in ("1.2.3; touch pwned", "--help", "../1.2.3", "latest"):
             r, result = self.run_action(version=hostile)
