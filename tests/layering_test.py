@@ -251,9 +251,31 @@ def check_documented(root):
                         if re.search(r"DESIGN(\.md)? section", line):
                             problems.append(f"{os.path.relpath(file, root)}:{n}: cites a document "
                                             "that is not in the repository; point to docs/")
+                        if name == "layering_test.py":
+                            continue  # its own examples and plants
+                        for cited in re.finditer(CITATION, line):
+                            problem = citation_problem(root, cited.group(1), cited.group(2))
+                            if problem:
+                                problems.append(f"{os.path.relpath(file, root)}:{n}: {problem}")
                 except UnicodeDecodeError:
                     continue
     return problems
+
+
+# A document cited by a comment, with the section it names when the quote
+# closes on the same line: (docs/node-pools.md, "Feasibility").
+CITATION = r'\b((?:docs/[\w.-]+|bench/JOURNAL)\.md)(?:#[\w-]+)?(?:, "([^"]+)")?'
+
+
+def citation_problem(root, document, section):
+    path = os.path.join(root, document)
+    if not os.path.isfile(path):
+        return f"cites {document}, which does not exist"
+    if section:
+        headings = [h.strip() for h in re.findall(r"(?m)^#+ (.*)$", open(path, encoding="utf-8").read())]
+        if not any(h.startswith(section) for h in headings):
+            return f"cites {document}, \"{section}\", which is not a heading there"
+    return None
 
 
 def check(root):
@@ -289,6 +311,11 @@ def self_test(root):
          "| edit | applying planned changes to YAML text and proving the result | base, yaml |",
          "| edit | applying planned changes to YAML text and proving the result | base, yaml, placement |",
          "docs/architecture.md: module 'edit' may use"),
+        ("a citation of a document that does not exist", "include/archfit/image/planted.hpp", None,
+         "// As docs/nowhere.md says.\n", "cites docs/nowhere.md, which does not exist"),
+        ("a citation of a section that does not exist", "include/archfit/image/planted.hpp", None,
+         '// (docs/performance.md, "No such heading").\n',
+         'cites docs/performance.md, "No such heading", which is not a heading there'),
         ("a link dependency", "CMakeLists.txt",
          "archfit_module(yaml DEPS archfit_base", "archfit_module(yaml DEPS archfit_base archfit_curl_headers",
          "module 'yaml' links libcurl"),
@@ -299,7 +326,7 @@ def self_test(root):
         return 1
     for what, rel, old, new, expected in plants:
         with tempfile.TemporaryDirectory() as tmp:
-            for part in ("include", "src", "CMakeLists.txt", "docs"):
+            for part in ("include", "src", "CMakeLists.txt", "docs", "bench"):
                 source = os.path.join(root, part)
                 if os.path.isdir(source):
                     shutil.copytree(source, os.path.join(tmp, part))

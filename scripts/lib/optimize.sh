@@ -1,5 +1,5 @@
 # Building archfit optimised by a profile of its own runs (cmake/Optimize.cmake,
-# docs/performance.md). Source it after scripts/lib/common.sh.
+# bench/JOURNAL.md). Source it after scripts/lib/common.sh.
 
 # train_archfit SRC WORK ARCHFIT...: runs ARCHFIT (the command that runs an
 # ARCHFIT_PGO=generate executable, by an absolute path: the executable itself,

@@ -7,7 +7,7 @@
 // dropping a tree sends the rest to its shared bins, and the next tree takes
 // them back one slow call at a time. Here each thread keeps up to kDepth
 // freed blocks of each size class and hands them out first (fix of the bench
-// stream 5 to 8% faster; docs/performance.md). A block goes back to malloc
+// stream 5 to 8% faster; bench/JOURNAL.md). A block goes back to malloc
 // when its class is full, and every block a thread holds when it ends.
 //
 // A request for n bytes is of class c = max(2, (n + 23) / 16), and a block of

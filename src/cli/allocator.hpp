@@ -11,7 +11,7 @@ bool thread_cache_active();
 
 // What the heap grows by, at least, when malloc needs more of it, and keeps
 // when it gives memory back: the fix of the bench stream moves the system
-// break 12 times instead of 152, and is about 2% faster (docs/performance.md).
+// break 12 times instead of 152, and is about 2% faster (bench/JOURNAL.md).
 // A step is address space until it is used; what is kept after use stays
 // resident, so the step is small (64 MiB kept the krm of a million small
 // documents 16 MiB larger; 4 MiB changes no memory shape).

@@ -27,7 +27,7 @@ void write_event(report::Writer& writer, const ReportEvent& e);
 // Up to this many cores, the run keeps every core busy analysing documents
 // while one of its threads writes the reports between windows: threads of
 // the reports' own would only take turns with the run's, and cost more
-// (docs/performance.md, "Reports on the run's thread"). With more, writing
+// (bench/JOURNAL.md, "Reports on the run's thread"). With more, writing
 // every report on that one thread would hold the others up.
 inline constexpr unsigned kCoresTheRunWritesOn = 4;
 

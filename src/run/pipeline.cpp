@@ -105,7 +105,7 @@ constexpr std::size_t kWindowBytes = std::size_t{256} << 10;
 // all, then analyses them one by one: libyaml's code and the analysis's each
 // stay in the processor's caches across a run of documents, rather than
 // pushing each other out at every document (fix of the bench stream about 4%
-// faster than a document at a time; docs/performance.md). A thread takes a
+// faster than a document at a time; bench/JOURNAL.md). A thread takes a
 // share of what is left, (left / (2 x threads)) clamped to [1, kChunk], so
 // that the last documents of a window are still shared out one by one.
 constexpr std::size_t kChunk = 32;
@@ -647,7 +647,7 @@ class Pipeline {
       return Outcome::Unchanged;
     }
     // The ranges, where known, are all that is kept: a run that changes every
-    // document holds little more than its input (docs/performance.md).
+    // document holds little more than its input (bench/JOURNAL.md).
     if (outcome.replacements) {
       work.replacements = std::move(outcome.replacements);
     } else {

@@ -5,7 +5,7 @@
 // every 2 MiB (where the system allows it: the hint is ignored otherwise).
 // A run that changes every document of a large stream keeps the new text
 // and its list of ranges until it writes them: many MiB written once
-// (docs/performance.md).
+// (bench/JOURNAL.md).
 #pragma once
 
 #include <cstddef>

@@ -25,7 +25,7 @@ build_executable() {
   local log=$cache/build-$arch.log
   : >"$log"
   log "building archfit $version for linux/$arch (static, from a profile of its runs)"
-  # Built from a profile (docs/performance.md): the training's runs are the
+  # Built from a profile (bench/JOURNAL.md): the training's runs are the
   # same on every build, so the executable is too; arm64's run under
   # qemu-user. libyaml is compiled from the copy of its source build_deps
   # configured, as part of archfit's build, so that the profile and the
