@@ -14,10 +14,12 @@ now plus what archfit may start."""
 import json
 import os
 import resource
+import shutil
 import subprocess
 import unittest
 
 from lib import fake_registry as fr
+from lib import harness
 from lib.archfit_case import ArchfitCase
 from lib.harness import unsanitized_leaks
 
@@ -127,8 +129,25 @@ class StreamCase(ArchfitCase):
 
 
 class LimitCase(StreamCase):
+    @classmethod
+    def setUpClass(cls):
+        # As root archfit runs as OWN_ID, which may not reach the build tree
+        # (a clone in a home or temporary directory closed to other users):
+        # it runs a copy in a directory every user can reach.
+        super().setUpClass()
+        reachable = harness.temp_dir("reachable", parent="/tmp")
+        os.chmod(reachable, 0o755)
+        cls.binary = os.path.join(reachable, "archfit")
+        shutil.copy(harness.archfit_binary(), cls.binary)
+        os.chmod(cls.binary, 0o755)
+
     def setUp(self):
         super().setUp()
+        said = subprocess.run([self.binary, "version"], capture_output=True, text=True,
+                              preexec_fn=limited(1), timeout=60)
+        self.assertEqual(said.returncode, 0,
+                         f"{self.binary} does not run as user {OWN_ID} ({said.stderr.strip()}): "
+                         "/tmp must be open to every user for this test")
         for threads in (0, 1):
             probe = subprocess.run([SYSTEM_PYTHON, "-c", PROBE], capture_output=True, text=True,
                                    preexec_fn=limited(threads), timeout=60)

@@ -3,12 +3,23 @@
 #include <algorithm>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 #include <gtest/gtest.h>
 
 namespace archfit::testing {
 
 std::filesystem::path corpus_dir() {
+  // What reads the corpus is in the corpus tier (tests/tier.py), which a
+  // clone without the corpus can leave out: a suite named Corpus*.
+  if (const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info()) {
+    std::string_view suite = test->test_suite_name();
+    if (!suite.starts_with("Corpus") && suite.find("/Corpus") == std::string_view::npos) {
+      ADD_FAILURE() << "suite " << suite << " reads the corpus: name it Corpus" << suite
+                    << ", so that it runs in the corpus tier";
+    }
+  }
   std::filesystem::path dir = ARCHFIT_CORPUS_DIR;
   if (dir.empty() || !std::filesystem::exists(dir / "SOURCES.md")) {
     ADD_FAILURE() << "the manifest corpus was not found (configure with "

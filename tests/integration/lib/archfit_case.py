@@ -65,9 +65,13 @@ class ArchfitCase(unittest.TestCase):
             f.write(to_yaml({"resolve": resolve}) + "\n")
         return path
 
+    # The executable to run; a test that runs it as another user gives one
+    # that user can reach.
+    binary = None
+
     def archfit(self, args, env=None, timeout=120, input=None, preexec_fn=None, under=()):
         return harness.run_archfit(args, env=env, timeout=timeout, cwd=self.tmp, input=input,
-                                   preexec_fn=preexec_fn, under=under)
+                                   preexec_fn=preexec_fn, under=under, binary=self.binary)
 
     def resolve(self, images, config=None, args=(), env=None, timeout=120, cache_dir=None):
         """Runs `archfit resolve --format json`; returns (run, list of results)."""

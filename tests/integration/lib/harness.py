@@ -133,11 +133,13 @@ def unsanitized_leaks():
     return {"ASAN_OPTIONS": (options + ":" if options else "") + "detect_leaks=0"}
 
 
-def run_archfit(args, env=None, timeout=60, cwd=None, input=None, preexec_fn=None, under=()):
+def run_archfit(args, env=None, timeout=60, cwd=None, input=None, preexec_fn=None, under=(),
+                binary=None):
     """Runs archfit as a user would; a hang is a test failure, not a stuck suite.
     `input` is its standard input (text); `preexec_fn` runs in the child
     before archfit starts (limits a test puts on it); `under` is a command
-    that runs archfit (strace and its options)."""
+    that runs archfit (strace and its options); `binary` another copy of the
+    executable under test (one another user can reach)."""
     import time
     full_env = dict(os.environ)
     # The tests' own settings only: no credentials or cache of the machine.
@@ -155,7 +157,7 @@ def run_archfit(args, env=None, timeout=60, cwd=None, input=None, preexec_fn=Non
     full_env.update(env or {})
     start = time.monotonic()
     try:
-        proc = subprocess.run([*under, archfit_binary(), *args], capture_output=True, text=True,
+        proc = subprocess.run([*under, binary or archfit_binary(), *args], capture_output=True, text=True,
                               env=full_env, timeout=timeout, cwd=cwd, input=input,
                               preexec_fn=preexec_fn)
     except subprocess.TimeoutExpired as e:

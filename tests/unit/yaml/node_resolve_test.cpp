@@ -44,7 +44,7 @@ TEST(PlainStringAtAGlance, AgreesWithResolution) {
 
 // Over every scalar of the corpus (keys and values, every style, tagged or
 // not): is_string() says what resolve() says.
-TEST(IsString, AgreesWithResolveOverTheCorpus) {
+TEST(CorpusIsString, AgreesWithResolveOverTheCorpus) {
   std::size_t scalars = 0;
   testing::for_each_corpus_document([&](const auto& file, const DocumentText& doc) {
     Tree tree = parse_document(doc.text, doc.first_line, testing::as_written());
