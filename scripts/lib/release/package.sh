@@ -169,7 +169,7 @@ EOF
 # signatures (.asc, .prov) are not in it: they attest it.
 write_checksums() {
   local out=$1 sums
-  sums=$(cd "$out" && find . \( -maxdepth 1 -type f -o -path './archfit-image/*' -type f \) \
+  sums=$(cd "$out" && find . -type f \( ! -path './*/*' -o -path './archfit-image/*' \) \
     ! -name SHA256SUMS ! -name '*.asc' ! -name '*.prov' -printf '%P\n' |
     LC_ALL=C sort | xargs -d '\n' sha256sum --)
   printf '%s\n' "$sums" >"$out/SHA256SUMS"
