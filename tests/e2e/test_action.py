@@ -229,32 +229,30 @@ class ActionTest(unittest.TestCase):
             self.assertIn(f"the action is used at `{sha}`, which is not a release (its version is "
                           "`9.9.9-3-g0123abc`)", f.read())
 
-    def test_a_checksum_mismatch_fails_the_job_and_installs_nothing(self):
-        release = self.served_release()
-        release.publish(sums=f"{'1' * 64}  {release.archive}\n")
+    def assertInstallRefused(self, release, why):
+        """The job with `release` fails before archfit runs, saying `why`, and installs nothing."""
         store = tempfile.mkdtemp(prefix="cache-store-")
         self.addCleanup(shutil.rmtree, store, True)
         r = self.release_runner(release, store)
         _, result = self.run_action(r, version=release.version)
         self.assertEqual(result.status, "failure")
-        self.assertIn("checksum mismatch", r.stdout + "".join(r.stderr_of.values()))
+        self.assertIn(why, r.stdout + "".join(r.stderr_of.values()))
         self.assertIn("installing archfit", r.stdout)
         self.assertNotIn("Run archfit", r.ran)
         bin_dir = result.steps["prepare"]["outputs"]["bin-dir"]
         self.assertEqual(os.listdir(bin_dir) if os.path.isdir(bin_dir) else [], [])
 
+    def test_a_checksum_mismatch_fails_the_job_and_installs_nothing(self):
+        release = self.served_release()
+        release.publish(sums=f"{'1' * 64}  {release.archive}\n")
+        self.assertInstallRefused(release, "checksum mismatch")
+
     def test_a_release_re_signed_by_another_key_installs_nothing(self):
         # A mirror that replaced the archive and SHA256SUMS and signed them
-        # with its own key: the job fails before archfit runs.
+        # with its own key.
         release = self.served_release()
         release.publish(exe=b"#!/bin/sh\necho archfit " + release.version.encode() + b"\n", signed_by="mirror")
-        store = tempfile.mkdtemp(prefix="cache-store-")
-        self.addCleanup(shutil.rmtree, store, True)
-        r = self.release_runner(release, store)
-        _, result = self.run_action(r, version=release.version)
-        self.assertEqual(result.status, "failure")
-        self.assertIn("does not verify against", r.stdout + "".join(r.stderr_of.values()))
-        self.assertNotIn("Run archfit", r.ran)
+        self.assertInstallRefused(release, "does not verify against")
 
     def test_the_version_input_is_a_release_or_source(self):
         for hostile in ("1.2.3; touch pwned", "--help", "../1.2.3", "latest"):
