@@ -30,10 +30,27 @@ ARCHFIT_SIGNING_KEY=$(gpg --batch --with-colons --list-secret-keys | awk -F: '$1
 gpg --batch --armor --export "$ARCHFIT_SIGNING_KEY" >"$work/release-key.asc"
 export ARCHFIT_SIGNING_KEY ARCHFIT_RELEASE_KEY=$work/release-key.asc
 
+# Each clone is made a release commit as a maintainer makes one
+# (scripts/prepare-release, commit, tag vVERSION), with the same author,
+# committer and times in both, so that both hold the same commit: the one a
+# workflow pins the action by.
+release_version=${ARCHFIT_RELEASE_TEST_VERSION:-0.1.0}
+when=$(git -C "$top" log -1 --format=%cI)
 for clone in a b; do
   rm -rf -- "$work/clone-$clone"
   git clone --quiet -- "$top" "$work/clone-$clone"
+  (
+    cd "$work/clone-$clone"
+    scripts/prepare-release "$release_version"
+    export GIT_AUTHOR_NAME="archfit release test" GIT_AUTHOR_EMAIL=test@archfit.invalid \
+      GIT_COMMITTER_NAME="archfit release test" GIT_COMMITTER_EMAIL=test@archfit.invalid \
+      GIT_AUTHOR_DATE=$when GIT_COMMITTER_DATE=$when
+    git commit --quiet --all --message "release $release_version"
+    git tag -- "v$release_version"
+  )
 done
+[ "$(git -C "$work/clone-a" rev-parse HEAD)" = "$(git -C "$work/clone-b" rev-parse HEAD)" ] ||
+  die "the two release commits differ"
 cache_a=${ARCHFIT_RELEASE_CACHE:-$work/cache}
 cache_b=$cache_a
 [ "${ARCHFIT_RELEASE_COLD:-}" = 1 ] && cache_b=$work/cache-b
@@ -74,5 +91,5 @@ ensure_helm3
 command -v kpt >/dev/null || die "kpt is not installed (Debian: google-cloud-cli-kpt)"
 cd "$top/tests/release"
 ARCHFIT_DIST=$work/dist-a ARCHFIT_DIST_AGAIN=$work/dist-b ARCHFIT_CORPUS=$corpus \
-  ARCHFIT_VERSION_EXPECTED=$version \
+  ARCHFIT_VERSION_EXPECTED=$version ARCHFIT_RELEASE_CLONE=$work/clone-a \
   PYTHONDONTWRITEBYTECODE=1 python3 -m unittest -v test_release test_from_release
