@@ -23,8 +23,11 @@ from lib import harness
 from lib.archfit_case import ArchfitCase
 from lib.harness import unsanitized_leaks
 
-# A user and group no process on the machine runs as.
-OWN_ID = 61111
+def own_id():
+    """A user and group of this process alone: no account has an id this
+    high, and no two processes alive at once have one pid, so tests that run
+    side by side never count each other's tasks."""
+    return 1_000_000_000 + os.getpid()
 
 LOCKED = {
     "docker.io/library/nginx:1.27": ["linux/amd64", "linux/arm64"],
@@ -74,8 +77,8 @@ def limited(threads):
     def apply():
         if os.geteuid() == 0:
             os.setgroups([])
-            os.setgid(OWN_ID)
-            os.setuid(OWN_ID)
+            os.setgid(own_id())
+            os.setuid(own_id())
             # The kernel counts the new task first: the process itself is one.
             allowed = 1 + threads
         else:
@@ -131,7 +134,7 @@ class StreamCase(ArchfitCase):
 class LimitCase(StreamCase):
     @classmethod
     def setUpClass(cls):
-        # As root archfit runs as OWN_ID, which may not reach the build tree
+        # As root archfit runs as a user of its own, which may not reach the build tree
         # (a clone in a home or temporary directory closed to other users):
         # it runs a copy in a directory every user can reach.
         super().setUpClass()
@@ -146,7 +149,7 @@ class LimitCase(StreamCase):
         said = subprocess.run([self.binary, "version"], capture_output=True, text=True,
                               preexec_fn=limited(1), timeout=60)
         self.assertEqual(said.returncode, 0,
-                         f"{self.binary} does not run as user {OWN_ID} ({said.stderr.strip()}): "
+                         f"{self.binary} does not run as a user of its own ({said.stderr.strip()}): "
                          "/tmp must be open to every user for this test")
         for threads in (0, 1):
             probe = subprocess.run([SYSTEM_PYTHON, "-c", PROBE], capture_output=True, text=True,

@@ -17,8 +17,10 @@ namespace archfit::testing {
 
 namespace {
 
-// A user and group no process on the machine runs as.
-constexpr uid_t kOwnId = 61111;
+// A user and group of this process alone: no account has an id this high,
+// and no two processes alive at once have one pid, so tests that run side by
+// side never count each other's tasks.
+uid_t own_id() { return static_cast<uid_t>(1'000'000'000 + ::getpid()); }
 
 // The tasks (threads) the processes of `uid` have now.
 rlim_t tasks_of(uid_t uid) {
@@ -48,7 +50,7 @@ unsigned long threads_now() {
 bool limit_threads(unsigned threads) {
   rlim_t allowed = 0;
   if (::geteuid() == 0) {
-    if (::setgroups(0, nullptr) != 0 || ::setgid(kOwnId) != 0 || ::setuid(kOwnId) != 0)
+    if (::setgroups(0, nullptr) != 0 || ::setgid(own_id()) != 0 || ::setuid(own_id()) != 0)
       return false;
     // The kernel counts a new task before it checks: this process is one.
     allowed = 1 + threads;
