@@ -8,28 +8,22 @@ pre-commit only: no compiler, no Docker, no archfit (as on pre-commit.ci).
 Environment: ARCHFIT_SOURCE, ARCHFIT_BINARY, VERDACCIO.
 """
 
-import json
 import os
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
-import time
 import unittest
-import urllib.request
 
 from support import write
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from npm_registry import NpmRegistry  # noqa: E402
 
 ROOT = os.environ["ARCHFIT_SOURCE"]
 ARCHFIT = os.environ["ARCHFIT_BINARY"]
 EXAMPLES = os.path.join(ROOT, "examples")
 SCOPE = "@archfit"
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class NpmTest(unittest.TestCase):
@@ -48,49 +42,15 @@ class NpmTest(unittest.TestCase):
                         os.path.join(cls.dir, "stage"), "amd64=" + ARCHFIT, "arm64=" + ARCHFIT],
                        cwd=ROOT, check=True)
         cls.packages = sorted(os.listdir(dist))
-        # The registry, with a user to publish as.
-        port = free_port()
-        cls.registry = f"http://127.0.0.1:{port}/"
-        config = write(os.path.join(cls.dir, "verdaccio", "config.yaml"), f"""\
-storage: {cls.dir}/verdaccio/storage
-auth:
-  htpasswd:
-    file: {cls.dir}/verdaccio/htpasswd
-uplinks: {{}}
-packages:
-  '**':
-    access: $all
-    publish: $authenticated
-log: {{type: stdout, format: pretty, level: warn}}
-""")
-        cls.server = subprocess.Popen([os.environ["VERDACCIO"], "--config", config,
-                                       "--listen", f"127.0.0.1:{port}"],
-                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        for _ in range(300):
-            try:
-                urllib.request.urlopen(cls.registry + "-/ping", timeout=1)
-                break
-            except OSError:
-                time.sleep(0.1)
-        request = urllib.request.Request(
-            cls.registry + "-/user/org.couchdb.user:tester", method="PUT",
-            data=json.dumps({"name": "tester", "password": "a-test-password"}).encode(),
-            headers={"Content-Type": "application/json"})
-        token = json.load(urllib.request.urlopen(request, timeout=10))["token"]
-        cls.npmrc = write(os.path.join(cls.dir, "npmrc"),
-                          f"registry={cls.registry}\n//127.0.0.1:{port}/:_authToken={token}\n")
-        # The platform packages before the command that names them.
-        for name in sorted(cls.packages, key=lambda n: n.startswith("archfit-cli-")):
-            # A version past a release (0.0.0-5-gabc) is a prerelease: npm wants a tag for it.
-            p = subprocess.run(["npm", "publish", "--userconfig", cls.npmrc, "--tag", "e2e",
-                                os.path.join(dist, name)], capture_output=True, text=True, cwd=cls.dir)
-            if p.returncode != 0:
-                raise AssertionError(f"npm publish {name}: {p.stderr}")
+        # The registry, with a user to publish as; the release's packages in it.
+        # A version past a release (0.0.0-5-gabc) is a prerelease: npm wants a tag for it.
+        cls.npm = NpmRegistry(os.environ["VERDACCIO"])
+        cls.registry = cls.npm.url
+        cls.npm.publish([os.path.join(dist, name) for name in cls.packages], tag="e2e")
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.kill()
-        cls.server.wait()
+        cls.npm.close()
         shutil.rmtree(cls.dir, True)
 
     def setUp(self):

@@ -9,13 +9,21 @@ installer. Every path ends in a working `archfit lint` or `fix`; each
 refuses a tampered file whose SHA256SUMS was re-signed by another key. The
 seconds each path takes are printed at the end.
 
+What the release workflow puts elsewhere than the release page comes from
+the release directory too: the npm packages are published to a local npm
+registry (verdaccio), the image is pushed to a local docker-registry, and the
+action is the release commit as GitHub fetches an action pinned by its SHA
+(git archive, export-subst filling .git_archival.txt).
+
 Environment: ARCHFIT_DIST (the release), ARCHFIT_VERSION_EXPECTED,
-ARCHFIT_RELEASE_KEY (the public key it is signed with), KUBECTL, HELM3, HELM4.
+ARCHFIT_RELEASE_KEY (the public key it is signed with), ARCHFIT_RELEASE_CLONE
+(the clone of the release commit), KUBECTL, HELM3, HELM4, VERDACCIO.
 """
 
 import functools
 import hashlib
 import http.server
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +34,13 @@ import threading
 import time
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+HERE = os.path.dirname(__file__)
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, os.path.join(HERE, "..", "integration"))
+from lib.registry import Registry  # noqa: E402
+from npm_registry import NpmRegistry  # noqa: E402
+from runner import Runner  # noqa: E402
 from served_release import signer  # noqa: E402
 
 DIST = os.environ["ARCHFIT_DIST"]
@@ -35,6 +49,8 @@ KEY = os.environ["ARCHFIT_RELEASE_KEY"]
 KUBECTL = os.environ["KUBECTL"]
 HELM3 = os.environ["HELM3"]
 HELM4 = os.environ["HELM4"]
+CLONE = os.environ["ARCHFIT_RELEASE_CLONE"]
+VERDACCIO = os.environ["VERDACCIO"]
 ARCH = {"x86_64": "amd64", "aarch64": "arm64"}[os.uname().machine]
 PLUGINS = f"archfit-plugins-{VERSION}"
 SECONDS = {}
@@ -273,6 +289,104 @@ class FromRelease(unittest.TestCase):
         self.assertIn("kubernetes.io/arch", rendered.stdout)
         refused = self.install(["--file", name], os.path.join(self.tmp, "h3-2"), url=self.tampered(name))
         self.assertIn("does not verify against", refused.stderr)
+
+
+    def test_npm_from_a_registry_the_release_packages_were_published_to(self):
+        # The release workflow publishes the release's npm packages, checked
+        # as every other file; here to a registry on loopback.
+        cpu = {"amd64": "x64", "arm64": "arm64"}
+        names = [f"archfit-cli-{VERSION}.tgz"] + [f"archfit-linux-{cpu[a]}-{VERSION}.tgz" for a in cpu]
+        target = os.path.join(self.tmp, "npm-download")
+        got = self.install(["--file", *names], target)
+        self.assertEqual(got.returncode, 0, got)
+        with NpmRegistry(VERDACCIO) as registry:
+            registry.publish([os.path.join(target, n) for n in names], tag="latest")
+            start = time.monotonic()
+            prefix = os.path.join(self.tmp, "npm-global")
+            env = dict(self.env, NPM_CONFIG_REGISTRY=registry.url, NPM_CONFIG_CACHE=os.path.join(self.tmp, "npm-cache"),
+                       NPM_CONFIG_UPDATE_NOTIFIER="false", NPM_CONFIG_FUND="false", NPM_CONFIG_AUDIT="false")
+            installed = run(["npm", "install", "-g", "--prefix", prefix, f"@archfit/cli@{VERSION}"], env=env)
+            self.assertEqual(installed.returncode, 0, installed)
+            self.timed("npm", start)
+            self.assertFixes(os.path.join(prefix, "bin", "archfit"))
+        refused = self.install(["--file", names[0]], os.path.join(self.tmp, "npm-2"), url=self.tampered(names[0]))
+        self.assertIn("does not verify against", refused.stderr)
+
+    def test_the_image_pulled_by_the_digest_the_signed_sums_name(self):
+        # The release workflow pushes the image to the project's registry;
+        # here a docker-registry on loopback holds what it pushes.
+        with Registry() as registry:
+            registry.push(os.path.join(DIST, "archfit-image"), VERSION, f"archfit:{VERSION}")
+            start = time.monotonic()
+            target = os.path.join(self.tmp, "image")
+            got = self.install(["--file", "archfit-image-index.json"], target)
+            self.assertEqual(got.returncode, 0, got)
+            with open(os.path.join(target, "archfit-image-index.json"), "rb") as f:
+                digest = "sha256:" + hashlib.sha256(f.read()).hexdigest()
+            layout = os.path.join(self.tmp, "pulled")
+            # By digest: what the registry gives is checked against it. This
+            # machine's platform is the one skopeo copies.
+            pulled = run(["skopeo", "copy", "--quiet", "--src-tls-verify=false",
+                          f"docker://{registry.host}/archfit@{digest}", f"oci:{layout}:archfit"])
+            self.assertEqual(pulled.returncode, 0, pulled)
+            bundle = os.path.join(self.tmp, "bundle")
+            unpacked = run(["umoci", "unpack", "--rootless", "--image", f"{layout}:archfit", bundle])
+            self.assertEqual(unpacked.returncode, 0, unpacked)
+            with open(os.path.join(bundle, "config.json")) as f:
+                args = json.load(f)["process"]["args"]
+            self.assertEqual(args, ["/usr/local/bin/archfit", "krm"])
+            # As a container runtime runs the entrypoint: kpt with the image's own executable.
+            package = os.path.join(self.tmp, "image-examples")
+            shutil.copytree(self.examples, package)
+            command = " ".join([os.path.join(bundle, "rootfs") + args[0], *args[1:], "--offline"])
+            evaluated = run(["kpt", "fn", "eval", "--exec", command, "."], cwd=package, env=self.env)
+            self.assertEqual(evaluated.returncode, 0, evaluated.stderr)
+            self.timed("image", start)
+            with open(os.path.join(package, "search.yaml")) as f:
+                self.assertIn("kubernetes.io/arch", f.read())
+        refused = self.install(["--file", "archfit-image-index.json"], os.path.join(self.tmp, "image-2"),
+                               url=self.tampered("archfit-image-index.json"))
+        self.assertIn("does not verify against", refused.stderr)
+
+    def action_at_release_commit(self):
+        """The action as GitHub fetches it when a workflow pins it by the
+        release commit's SHA: that commit's tarball."""
+        sha = run(["git", "-C", CLONE, "rev-parse", "HEAD"]).stdout.strip()
+        action = tempfile.mkdtemp(dir=self.tmp, prefix="action-")
+        archive = subprocess.run(["git", "-C", CLONE, "archive", "--format=tar", sha], capture_output=True, check=True)
+        subprocess.run(["tar", "-x", "-C", action], input=archive.stdout, check=True)
+        return sha, action
+
+    def workspace(self):
+        workspace = tempfile.mkdtemp(dir=self.tmp, prefix="workspace-")
+        for name in os.listdir(self.examples):
+            shutil.copy(os.path.join(self.examples, name), workspace)
+        run(["git", "init", "-q", workspace])
+        return workspace
+
+    def test_the_action_pinned_by_the_release_commit(self):
+        sha, action = self.action_at_release_commit()
+        env = dict(os.environ, ARCHFIT_RELEASE_BASE_URL=self.url, ARCHFIT_RELEASE_KEY=KEY)
+        start = time.monotonic()
+        runner = Runner(self.workspace(), action, base_env=env, action_ref=sha)
+        self.addCleanup(runner.close)
+        result = runner.run_action({})
+        runner.post()
+        self.timed("action pinned by commit", start)
+        self.assertIn("Install archfit", runner.ran)
+        self.assertNotIn("Build archfit", runner.ran)
+        self.assertEqual(result.steps["prepare"]["outputs"]["version"], VERSION)
+        self.assertEqual(result.outputs["exit-code"], "1", runner.stdout)  # the examples' findings
+        installed = os.path.join(result.steps["prepare"]["outputs"]["bin-dir"], "archfit")
+        with tarfile.open(os.path.join(DIST, f"archfit_{VERSION}_linux_{ARCH}.tar.gz")) as tar:
+            self.assertEqual(open(installed, "rb").read(), tar.extractfile("archfit").read())
+        tampered = Runner(self.workspace(), action, action_ref=sha, base_env=dict(
+            env, ARCHFIT_RELEASE_BASE_URL=self.tampered(f"archfit_{VERSION}_linux_{ARCH}.tar.gz")))
+        self.addCleanup(tampered.close)
+        refused = tampered.run_action({})
+        self.assertEqual(refused.status, "failure")
+        self.assertIn("does not verify against", tampered.stdout + "".join(tampered.stderr_of.values()))
+        self.assertNotIn("Run archfit", tampered.ran)
 
 
 if __name__ == "__main__":
