@@ -59,6 +59,22 @@ ALLOWED = {
     "spread": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
                "placement", "edit", "report", "run", "nodepools"},
 }
+# The top floor: the session, the surfaces over it, and the command line.
+_ENGINE = set(ALLOWED) - {"registry/credentials", "registry/transport", "registry/protocol"}
+ALLOWED["app"] = _ENGINE | {"config"}
+for _surface in ("surface/post_render", "surface/krm", "surface/command_line"):
+    ALLOWED[_surface] = ALLOWED["app"] | {"app"}
+ALLOWED["surface/argocd"] = ALLOWED["app"] | {"app", "surface/post_render"}
+# The command line (src/cli/, the executable, no library) may reach every
+# module through what it includes, but includes itself only these: it wires
+# CLI11 to the surfaces and holds no run logic.
+ALLOWED["cli"] = {m for m in ALLOWED if "/" not in m or m.startswith(("surface/", "spread/", "nodepools/"))}
+CLI_INCLUDES = {"base", "config", "report", "app", "surface"}
+CLI_MOST_LINES = 1200
+# The one way from a surface to the engine is a Session (app/session.hpp):
+# nothing else calls the run's entry points.
+ENGINE_ENTRIES = re.compile(r"\brun_pipeline\s*\(")
+ENGINE_CALLERS = ("src/run/", "src/app/session.cpp", "include/archfit/run/")
 CURL_TARGETS = {"archfit_curl_headers", "CURL::libcurl"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
@@ -157,7 +173,7 @@ def check_links(root):
         deps[name] = parts[parts.index("DEPS") + 1:] if "DEPS" in parts else []
     units = {library(u): u for u in deps}
     problems = []
-    missing = {m for m in ALLOWED if "/" not in m} - set(deps)
+    missing = {m for m in ALLOWED if "/" not in m and m not in ("cli", "surface")} - set(deps)
     if missing:
         problems.append(f"CMakeLists.txt: no archfit_module() for {sorted(missing)}")
     unknown = set(deps) - set(ALLOWED)
@@ -278,8 +294,40 @@ def citation_problem(root, document, section):
     return None
 
 
+def check_top_floor(root):
+    """The command line includes only what wires it (CLI_INCLUDES) and stays
+    small; nothing but the session calls the engine's entry points."""
+    problems = []
+    lines = 0
+    for path in module_files(root, "cli"):
+        rel = os.path.relpath(path, root)
+        text = open(path, encoding="utf-8").read()
+        lines += text.count("\n")
+        for kind, target in INCLUDE.findall(text):
+            found = resolve(root, kind, target)
+            if found and found[1] != "cli" and module_of(found[1]) not in CLI_INCLUDES:
+                problems.append(f"{rel}: the command line includes {target}; it wires flags to the "
+                                "surfaces (surface/) and the session (app/), which do the work")
+    if lines > CLI_MOST_LINES:
+        problems.append(f"src/cli/: {lines} lines, more than {CLI_MOST_LINES}: the command line "
+                        "holds flags and process concerns only")
+    for top in ("src", "include"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            for name in sorted(names):
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, root)
+                if not name.endswith((".cpp", ".hpp")) or rel.startswith(ENGINE_CALLERS):
+                    continue
+                for n, line in enumerate(open(path, encoding="utf-8"), 1):
+                    if ENGINE_ENTRIES.search(line):
+                        problems.append(f"{rel}:{n}: calls the engine; a surface reaches it through "
+                                        "app::Session")
+    return problems
+
+
 def check(root):
-    return check_includes(root) + check_links(root) + check_failures(root) + check_documented(root)
+    return (check_includes(root) + check_links(root) + check_failures(root) + check_documented(root)
+            + check_top_floor(root))
 
 
 def self_test(root):
@@ -316,6 +364,13 @@ def self_test(root):
         ("a citation of a section that does not exist", "include/archfit/image/planted.hpp", None,
          '// (docs/performance.md, "No such heading").\n',
          'cites docs/performance.md, "No such heading", which is not a heading there'),
+        ("run logic in the command line", "src/cli/planted.cpp", None,
+         "#include <archfit/run/run.hpp>\n", "the command line includes archfit/run/run.hpp"),
+        ("a surface that calls the engine", "src/surface/krm/planted.cpp", None,
+         "void f() { archfit::run::run_pipeline({}, {}, {}, {}); }\n", "calls the engine"),
+        ("a surface that reaches another", "src/surface/krm/planted.cpp", None,
+         "#include <archfit/surface/argocd/argocd.hpp>\n",
+         "module 'surface/krm' reaches module 'surface/argocd'"),
         ("a link dependency", "CMakeLists.txt",
          "archfit_module(yaml DEPS archfit_base", "archfit_module(yaml DEPS archfit_base archfit_curl_headers",
          "module 'yaml' links libcurl"),

@@ -47,7 +47,8 @@ std::string find_program(const std::string& program, const std::optional<std::st
 }
 
 ChildProcess ChildProcess::spawn(const std::string& path, const std::vector<std::string>& argv,
-                                 int in, int out, int err, ErrorKind kind) {
+                                 int in, int out, int err, ErrorKind kind,
+                                 const std::vector<std::string>* environment) {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   posix_spawn_file_actions_init(&actions);
@@ -71,8 +72,17 @@ ChildProcess ChildProcess::spawn(const std::string& path, const std::vector<std:
   for (std::string& a : args)
     pointers.push_back(a.data());
   pointers.push_back(nullptr);
+  std::vector<std::string> variables;
+  std::vector<char*> env;
+  if (environment != nullptr) {
+    variables = *environment;
+    for (std::string& v : variables)
+      env.push_back(v.data());
+    env.push_back(nullptr);
+  }
   pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, pointers.data(), environ);
+  int rc = ::posix_spawn(&pid, path.c_str(), &actions, &attr, pointers.data(),
+                         environment != nullptr ? env.data() : environ);
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) fail(kind, "cannot run " + path + ": " + std::strerror(rc));

@@ -1,6 +1,7 @@
-// The subcommands of the archfit command line. Each lives in its own file and
-// registers itself on the CLI11 app; main() only wires them and maps errors to
-// exit codes.
+// The subcommands of the archfit command line. Each lives in its own file,
+// registers its flags on the CLI11 app and hands what they hold to its
+// surface (surface/command_line, surface/krm, ...); main() only wires them
+// and maps errors to exit codes.
 #pragma once
 
 #include <string>
@@ -8,15 +9,16 @@
 
 #include <CLI/CLI.hpp>
 
+#include <archfit/app/exit.hpp>
+
 namespace archfit::cli {
 
 // Exit codes (docs/architecture.md, "Failure").
-enum ExitCode : int {
-  kOk = 0,
-  kChangesOrFindings = 1,
-  kUsageOrInput = 2,
-  kUnresolved = 3,
-};
+using app::ExitCode;
+using app::kChangesOrFindings;
+using app::kOk;
+using app::kUnresolved;
+using app::kUsageOrInput;
 
 // What a subcommand's callback sets for main() to return.
 struct RunState {

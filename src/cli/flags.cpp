@@ -2,9 +2,48 @@
 // what they hold goes to the config module as overrides (config::CommonFlags).
 #include "cli/flags.hpp"
 
+#include <cstdlib>
+#include <string_view>
+
 #include <CLI/CLI.hpp>
 
+#include <archfit/base/error.hpp>
+#include <archfit/report/report.hpp>
+
+#include "cli/commands.hpp"
+
 namespace archfit::cli {
+
+void add_report_flags(CLI::App* cmd, app::ReportRequest& flags) {
+  std::string names;
+  for (const std::string& n : report::format_names())
+    names += (names.empty() ? "" : ", ") + n;
+  cmd->add_option("--format", flags.format, "Report format: " + names + " (default: text)")
+      ->check(CLI::IsMember(report::format_names()));
+  cmd->add_option("-o,--output", flags.output, "Write the report to FILE instead of stdout");
+  cmd->add_option("--report", flags.reports,
+                  "A report in FORMAT, to PATH or (without =PATH, or with =-) stdout; give it "
+                  "once per report to write several from one run, e.g. --report sarif=a.sarif "
+                  "--report github")
+      ->type_name("FORMAT[=PATH]")
+      ->allow_extra_args(false);
+  cmd->add_option("--category", flags.category,
+                  "SARIF: the run's category (automationDetails.id), one per analysis of the "
+                  "same commit, e.g. the environment");
+  cmd->add_option("--source-root", flags.source_root,
+                  "For helm-rendered input: the directory holding the charts, so that findings "
+                  "point at DIR/<chart>/templates/<file> (from `# Source:` lines or helm 4's "
+                  "postrender-filename annotation)");
+}
+
+void require_files_after_separator(const RunState& state) {
+  const char* pre_commit = std::getenv("PRE_COMMIT");
+  if (state.separator || pre_commit == nullptr || std::string_view(pre_commit) != "1") return;
+  fail(ErrorKind::Usage,
+       "under pre-commit, file names must follow \"--\", so that a file named like an option is "
+       "not taken for one: the archfit hooks' args default to [--]; args of your own must end "
+       "with --, e.g. args: [--fail-on=warning, --]");
+}
 
 void add_config_flag(CLI::App* app, CommonFlags& flags) {
   app->add_option("--config", flags.config,

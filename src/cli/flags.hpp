@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include <archfit/app/reports.hpp>
 #include <archfit/config/loader.hpp>
 
 namespace CLI {
@@ -24,6 +25,9 @@ void add_input_flags(CLI::App* app, CommonFlags& flags);
 // The two of them that commands without manifests (archfit cache) take.
 void add_config_flag(CLI::App* app, CommonFlags& flags);     // --config FILE
 void add_cache_dir_flag(CLI::App* app, CommonFlags& flags);  // --cache-dir DIR
+
+// --format, -o/--output, --report, --category and --source-root on a command.
+void add_report_flags(CLI::App* cmd, app::ReportRequest& flags);
 
 // Global options may come before the command, as with git and kubectl:
 // `archfit --offline --lock L lint x.yaml` is `archfit lint --offline --lock L

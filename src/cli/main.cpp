@@ -11,7 +11,6 @@
 #include <vector>
 
 #include <archfit/base/error.hpp>
-#include <archfit/edit/document.hpp>
 
 #include "cli/allocator.hpp"
 #include "cli/commands.hpp"
@@ -37,12 +36,6 @@ int main(int raw_argc, char** raw_argv) {
       "tolerations into pod templates (fix), or reports what is missing (lint)."};
   app.name("archfit");
   app.require_subcommand(1);
-  // The tests set this: edits verified with a grafted tree are checked
-  // against a parse of the whole edited document as well.
-  if (const char* check = std::getenv("ARCHFIT_CHECK_GRAFTS");
-      check && std::string_view(check) == "1") {
-    archfit::edit::check_grafts_against_parse(true);
-  }
   RunState state;
   state.separator = std::find_if(argv + 1, argv + argc, [](const char* a) {
                       return std::string_view(a) == "--";

@@ -22,7 +22,7 @@
 #include <archfit/run/document_edits.hpp>
 #include <archfit/run/feature.hpp>
 #include <archfit/run/image_answer.hpp>
-#include <archfit/run/resource_list.hpp>
+#include <archfit/run/item_stream.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/yaml/list_items.hpp>
@@ -69,7 +69,7 @@ struct ListExpansion {
   std::uint32_t index = 0;
   std::vector<yaml::ListItem> found;
   edit::Layout layout;  // the whole list's: what text added to an item looks like
-  ResourceListItems items;
+  ItemStream items;
   std::string source;    // the list's `# Source:` comment
   std::size_t next = 0;  // the item to hand out next
 };
@@ -303,7 +303,7 @@ class Pipeline {
     if (!lists_by_items.load(std::memory_order_relaxed)) return false;
     std::optional<yaml::ListItems> found = yaml::list_items(doc.text);
     if (!found || found->items.empty()) return false;
-    std::optional<ResourceListItems> items = ResourceListItems::cut(doc.text, found->items);
+    std::optional<ItemStream> items = ItemStream::cut(doc.text, found->items);
     if (!items) return false;
     auto list = std::make_unique<ListExpansion>();
     list->doc = doc;

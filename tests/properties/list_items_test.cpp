@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include <archfit/run/resource_list.hpp>
+#include <archfit/run/item_stream.hpp>
 #include <archfit/yaml/list_items.hpp>
 
 #include "properties/generator.hpp"
@@ -89,7 +89,7 @@ TEST(ListItems, OnOneLongLineAreReadAsTheWholeListIs) {
            "[{name: c, image: " + (i % 2 ? "amd64only:1" : "both:1") + "}]}}}}";
   }
   doc += "]}\n";
-  ASSERT_GT(doc.size(), 2 * run::ResourceListItems::kMostPad);
+  ASSERT_GT(doc.size(), 2 * run::ItemStream::kMostPad);
   ASSERT_TRUE(yaml::list_items(doc));
   expect_read_alike(engine, doc);
   engine.output({run::Input::in_memory("l.yaml", doc)}, run::Task::Lint);

@@ -6,12 +6,11 @@
 #include <string>
 #include <vector>
 
+#include <archfit/app/features.hpp>
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/resolve/resolver.hpp>
 #include <archfit/run/run.hpp>
-
-#include "cli/features.hpp"
 
 namespace archfit::testing {
 
@@ -32,7 +31,7 @@ struct Engine {
 
   placement::Config config = placement::Config::defaults();
   resolve::Resolver resolver;
-  cli::Features features;
+  app::Features features;
   // What the last run reported.
   std::vector<findings::Finding> findings;
   std::vector<report::WorkloadSeen> workloads;

@@ -24,11 +24,13 @@ std::string find_program(const std::string& program, const std::optional<std::st
 
 class ChildProcess {
  public:
-  // Starts the executable at `path` with `argv` (argv[0] first) and this
-  // process's environment; `in`, `out` and `err` become its descriptors 0, 1
-  // and 2. Throws Error(kind) "cannot run <path>: <reason>".
+  // Starts the executable at `path` with `argv` (argv[0] first) and
+  // `environment` ("NAME=VALUE" each; this process's when null); `in`, `out`
+  // and `err` become its descriptors 0, 1 and 2. Throws Error(kind) "cannot
+  // run <path>: <reason>".
   static ChildProcess spawn(const std::string& path, const std::vector<std::string>& argv, int in,
-                            int out, int err, ErrorKind kind);
+                            int out, int err, ErrorKind kind,
+                            const std::vector<std::string>* environment = nullptr);
 
   ChildProcess(ChildProcess&& other) noexcept;
   ChildProcess& operator=(ChildProcess&&) = delete;

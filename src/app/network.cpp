@@ -1,11 +1,10 @@
-#include "cli/network.hpp"
-
 #include <algorithm>
-#include <iostream>
+#include <mutex>
 
-#include "cli/shown.hpp"
+#include <archfit/app/network.hpp>
+#include <archfit/base/untrusted.hpp>
 
-namespace archfit::cli {
+namespace archfit::app {
 
 registry::Client& Network::client() {
   if (client_) return *client_;
@@ -21,15 +20,15 @@ registry::Client& Network::client() {
   options.timeout = settings_.timeout;
   options.concurrency = static_cast<std::size_t>(std::max(1, settings_.concurrency));
   options.multiplexed_concurrency = registry::multiplexed_concurrency(options.concurrency);
-  if (verbose_) {
-    options.log = [](const std::string& line) {
+  if (log_ != nullptr) {
+    options.log = [log = log_](const std::string& line) {
       static std::mutex mutex;
       std::lock_guard<std::mutex> hold(mutex);
-      std::cerr << "archfit: " << shown(line) << '\n';
+      *log << "archfit: " << for_terminal(Untrusted(line)) << '\n';
     };
   }
   client_ = std::make_unique<registry::Client>(*transport_, *keychain_, std::move(options));
   return *client_;
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::app

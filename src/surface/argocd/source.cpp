@@ -1,18 +1,12 @@
-// What an Argo CD Application may reach (argocd_source.hpp).
-#include "cli/argocd_source.hpp"
-
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <system_error>
 #include <vector>
 
 #include <archfit/base/error.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/surface/argocd/source.hpp>
 
-extern char** environ;
-
-namespace archfit::cli {
+namespace archfit::surface::argocd {
 
 namespace {
 
@@ -74,13 +68,11 @@ std::optional<fs::path> ApplicationSource::nearest(std::string_view name) const 
   }
 }
 
-void ApplicationSource::apply_settings() const {
-  // Read every setting before changing the environment.
+Variables ApplicationSource::with_settings(Variables env) const {
+  // Every setting is read before any is made.
   std::vector<std::pair<std::string, std::string>> settings;
-  for (char** e = environ; *e != nullptr; ++e) {
-    std::string_view entry = *e;
-    std::size_t eq = entry.find('=');
-    std::string_view name = entry.substr(0, eq);
+  for (const auto& [variable, value] : env) {
+    std::string_view name = variable;
     if (!name.starts_with(kEnvPrefix) || !name.substr(kEnvPrefix.size()).starts_with("ARCHFIT_")) {
       continue;
     }
@@ -91,21 +83,21 @@ void ApplicationSource::apply_settings() const {
                                  ", which an Application may not set; it may set " +
                                  allowed_list());
     }
-    std::string value(eq == std::string_view::npos ? std::string_view() : entry.substr(eq + 1));
-    if (name == "ARCHFIT_LOCK" || name == "ARCHFIT_CONFIG") value = inside(name, value).string();
-    settings.emplace_back(name, std::move(value));
+    std::string setting = value;
+    if (name == "ARCHFIT_LOCK" || name == "ARCHFIT_CONFIG") setting = inside(name, value).string();
+    settings.emplace_back(name, std::move(setting));
   }
-  for (const auto& [name, value] : settings)
-    ::setenv(name.c_str(), value.c_str(), 1);
-  if (std::getenv("ARCHFIT_CONFIG") == nullptr) {
+  for (auto& [name, value] : settings)
+    env[name] = std::move(value);
+  if (!env.contains("ARCHFIT_CONFIG")) {
     std::optional<fs::path> config = nearest(".archfit.yaml");
-    ::setenv("ARCHFIT_CONFIG", config ? config->c_str() : "/dev/null", 1);
+    env["ARCHFIT_CONFIG"] = config ? config->string() : "/dev/null";
   }
-  if (std::getenv("ARCHFIT_LOCK") == nullptr) {
-    if (std::optional<fs::path> lock = nearest("archfit.lock")) {
-      ::setenv("ARCHFIT_LOCK", lock->c_str(), 1);
-    }
+  if (!env.contains("ARCHFIT_LOCK")) {
+    if (std::optional<fs::path> lock = nearest("archfit.lock"))
+      env["ARCHFIT_LOCK"] = lock->string();
   }
+  return env;
 }
 
-}  // namespace archfit::cli
+}  // namespace archfit::surface::argocd

@@ -6,11 +6,17 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace archfit::cli {
+namespace archfit::surface::argocd {
+
+// Every variable of the sidecar's environment: Argo CD's (ARGOCD_APP_*), the
+// plugin's parameters (PARAM_*), what the Application's owner sets
+// (ARGOCD_ENV_*), and the process's own (PATH, HOME).
+using Variables = std::map<std::string, std::string>;
 
 // The ARCHFIT_* settings an Application may set (as ARGOCD_ENV_ARCHFIT_*).
 inline constexpr std::string_view kApplicationSettings[] = {
@@ -34,16 +40,17 @@ class ApplicationSource {
   // The nearest file `name` from here up to the root, if any.
   std::optional<std::filesystem::path> nearest(std::string_view name) const;
 
-  // Makes the Application's ARGOCD_ENV_ARCHFIT_* settings this process's
-  // ARCHFIT_* (paths checked with inside()), then points ARCHFIT_CONFIG and
-  // ARCHFIT_LOCK at what archfit would look for above the working directory,
-  // found inside the source only (no configuration: /dev/null, the
-  // defaults). Throws Error(Usage) for a setting an Application may not set.
-  void apply_settings() const;
+  // `env` with the Application's ARGOCD_ENV_ARCHFIT_* settings made its
+  // ARCHFIT_* (paths checked with inside()), and ARCHFIT_CONFIG and
+  // ARCHFIT_LOCK pointed at what archfit would look for above the source's
+  // directory, found inside the source only (no configuration: /dev/null,
+  // the defaults). Throws Error(Usage) for a setting an Application may not
+  // set.
+  Variables with_settings(Variables env) const;
 
  private:
   std::filesystem::path here_;
   std::filesystem::path root_;
 };
 
-}  // namespace archfit::cli
+}  // namespace archfit::surface::argocd

@@ -1,33 +1,12 @@
 #include <algorithm>
 
 #include <archfit/base/error.hpp>
-#include <archfit/run/resource_list.hpp>
+#include <archfit/base/indentation.hpp>
+#include <archfit/surface/krm/resource_list.hpp>
 
-namespace archfit::run {
+namespace archfit::surface::krm {
 
 namespace {
-
-// Appends `text` with `indent` spaces taken off each line that is not empty,
-// the first one aside unless `all`. False when such a line lacks them.
-bool unindent(std::string_view text, std::size_t indent, bool all, std::string& out) {
-  const std::string pad(indent, ' ');
-  std::size_t at = 0;
-  bool first = !all;
-  while (at < text.size()) {
-    std::size_t nl = text.find('\n', at);
-    std::size_t end = nl == std::string_view::npos ? text.size() : nl + 1;
-    std::string_view line = text.substr(at, end - at);
-    if (first || line == "\n") {
-      out += line;
-    } else {
-      if (line.substr(0, indent) != pad) return false;
-      out += line.substr(indent);
-    }
-    first = false;
-    at = end;
-  }
-  return true;
-}
 
 // Whether `line` may end in a block scalar's header ("key: |", "- >-",
 // "key: |2 # note"): a '|' or '>' after a space, ':' or '-' (or at the line's
@@ -57,51 +36,6 @@ bool may_hold_block_scalar(std::string_view text) {
   return false;
 }
 
-// Appends text with `indent` spaces in front of every line that is not empty
-// (as unindent() takes them off), fed in pieces in which a line may begin in
-// one and go on in the next. The first line is an item's first, after its
-// "- ": not indented.
-// Hands text to `put` with each line indented by `indent` spaces (blank
-// lines stay empty), as views of the text and of one pad: an item is never
-// copied to be indented. A last line break is held back until more follows
-// or finish() says whether it is wanted.
-class Indenter {
- public:
-  Indenter(std::size_t indent, const std::function<void(std::string_view)>& put)
-      : pad_(indent, ' '), put_(put) {}
-
-  void add(std::string_view s) {
-    while (!s.empty()) {
-      if (newline_held_) {
-        put_("\n");
-        newline_held_ = false;
-      }
-      if (at_line_start_ && s.front() != '\n') put_(pad_);
-      std::size_t nl = s.find('\n');
-      std::size_t n = nl == std::string_view::npos ? s.size() : nl;
-      if (n > 0) put_(s.substr(0, n));
-      s.remove_prefix(n);
-      at_line_start_ = nl != std::string_view::npos;
-      if (at_line_start_) {
-        newline_held_ = true;
-        s.remove_prefix(1);
-      }
-    }
-  }
-
-  // The held line break, when wanted.
-  void finish(bool line_break) {
-    if (newline_held_ && line_break) put_("\n");
-    newline_held_ = false;
-  }
-
- private:
-  std::string pad_;
-  const std::function<void(std::string_view)>& put_;
-  bool at_line_start_ = false;
-  bool newline_held_ = false;
-};
-
 }  // namespace
 
 std::optional<ResourceListItems> ResourceListItems::split(std::string_view text,
@@ -130,64 +64,6 @@ std::optional<ResourceListItems> ResourceListItems::split(std::string_view text,
     if (before.find_first_not_of(" -") != std::string_view::npos) return std::nullopt;
     if (!out.add(text, begin, end, before.size())) return std::nullopt;
   }
-  return out;
-}
-
-std::optional<ResourceListItems> ResourceListItems::cut(std::string_view text,
-                                                        const std::vector<yaml::ListItem>& items) {
-  // Each item after as many spaces as stand before it on its line (its "- "
-  // among them): every line of it is where it was, and the item reads alone
-  // as it reads in the list, block or flow.
-  ResourceListItems out;
-  out.stream_.reserve(text.size() + 8 * items.size());
-  for (const yaml::ListItem& li : items) {
-    Item it;
-    it.begin = li.begin;
-    it.end = li.end;
-    if (!li.flow && it.end > 0 && text[it.end - 1] != '\n') {
-      std::size_t nl = text.find('\n', it.end);
-      it.end = nl == std::string_view::npos ? text.size() : nl + 1;
-    }
-    if (li.flow) {
-      // Whatever stands before it, a flow item reads alone; so many spaces
-      // for its column, unless it stands far along a line (a list written on
-      // one line): item_shift() says what its first line's columns lack.
-      it.pad = li.column <= kMostPad ? li.column : 0;
-    } else {
-      std::size_t line_start = it.begin;
-      while (line_start > 0 && text[line_start - 1] != '\n')
-        --line_start;
-      it.pad = it.begin - line_start;
-      if (text.substr(line_start, it.pad).find_first_not_of(" -") != std::string_view::npos)
-        return std::nullopt;  // a tab before it
-    }
-    it.stream_begin = out.stream_.size();
-    out.stream_ += "---\n";
-    out.stream_.append(it.pad, ' ');
-    out.stream_.append(text.substr(it.begin, it.end - it.begin));
-    if (out.stream_.back() != '\n') out.stream_ += '\n';
-    it.stream_end = out.stream_.size();
-    out.items_.push_back(it);
-  }
-  return out;
-}
-
-std::size_t ResourceListItems::item_shift(std::size_t i, const yaml::ListItem& found) const {
-  return found.column - items_.at(i).pad;
-}
-
-std::string ResourceListItems::item_text(std::size_t i, std::string_view text,
-                                         std::string_view edited) const {
-  const Item& item = items_.at(i);
-  std::string_view head = edited.substr(0, 4 + item.pad);
-  if (head.substr(0, 4) != "---\n" || head.find_first_not_of(' ', 4) != std::string_view::npos)
-    fail(ErrorKind::Internal, "an edit of a list's item took its document marker");
-  std::string out;
-  out.reserve(edited.size() + edited.size() / 8);
-  const std::function<void(std::string_view)> put = [&out](std::string_view part) { out += part; };
-  Indenter indent(item.indent, put);
-  indent.add(edited.substr(4 + item.pad));
-  indent.finish(item.end == item.begin || text[item.end - 1] == '\n');
   return out;
 }
 
@@ -394,4 +270,4 @@ std::string ResourceListItems::join(std::string_view text, std::string_view stre
   return out;
 }
 
-}  // namespace archfit::run
+}  // namespace archfit::surface::krm

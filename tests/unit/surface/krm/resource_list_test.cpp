@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include <archfit/run/resource_list.hpp>
+#include <archfit/surface/krm/resource_list.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 #include <archfit/yaml/value.hpp>
 
-namespace archfit::run {
+namespace archfit::surface::krm {
 namespace {
 
 const std::string kList =
@@ -230,4 +230,4 @@ TEST(ResourceListItems, TheLineScanAgreesWithTheParsedListOnGeneratedLists) {
 }
 
 }  // namespace
-}  // namespace archfit::run
+}  // namespace archfit::surface::krm

@@ -1,6 +1,6 @@
-// The features every run of the command line has, in the order they gather
-// and see documents: node pools, then spread (which places replicas on the
-// pools the first gathered). A run owns one set; RunOptions points at it.
+// The features every session has, in the order they gather and see
+// documents: node pools, then spread (which places replicas on the pools the
+// first gathered). A session owns one set; the run's options point at it.
 #pragma once
 
 #include <vector>
@@ -9,7 +9,7 @@
 #include <archfit/run/feature.hpp>
 #include <archfit/spread/feature.hpp>
 
-namespace archfit::cli {
+namespace archfit::app {
 
 struct Features {
   nodepools::NodePools pools;
@@ -22,4 +22,4 @@ struct Features {
   std::vector<run::Feature*> list() { return {&pools, &spread}; }
 };
 
-}  // namespace archfit::cli
+}  // namespace archfit::app
