@@ -47,6 +47,7 @@ app::Request session_request(const FixRequest& o) {
   app::Request request;
   request.paths = o.paths;
   request.flags = o.flags;
+  request.env = o.env;
   request.config_per_file = true;
   request.verbose = o.verbose;
   request.task = o.remove ? run::Task::Remove : run::Task::Fix;

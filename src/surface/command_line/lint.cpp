@@ -17,6 +17,7 @@ app::ExitCode lint(const LintRequest& o, app::Output& out, std::ostream& err) {
   app::Request request;
   request.paths = o.paths;
   request.flags = o.flags;
+  request.env = o.env;
   request.config_per_file = true;
   request.verbose = o.verbose;
   request.task = run::Task::Lint;

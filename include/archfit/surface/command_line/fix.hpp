@@ -16,6 +16,7 @@ namespace archfit::surface::command_line {
 struct FixRequest {
   std::vector<std::string> paths;
   config::CommonFlags flags;
+  config::Environment env = config::process_environment();  // ARCHFIT_* and the rest
   bool check = false;
   bool diff = false;
   bool remove = false;

@@ -15,6 +15,7 @@ namespace archfit::surface::command_line {
 struct LintRequest {
   std::vector<std::string> paths;
   config::CommonFlags flags;
+  config::Environment env = config::process_environment();  // ARCHFIT_* and the rest
   app::ReportRequest report;
   std::string fail_on = "error";  // error, warning, info or never
   bool verbose = false;
