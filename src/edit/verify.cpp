@@ -241,8 +241,11 @@ void apply_change(Value& pod_template, const yaml::FieldChange& change) {
 Value intended_value(NodeRef original, const std::vector<AppliedChanges>& applied) {
   Value expected = yaml::to_value(original);
   for (const AppliedChanges& a : applied) {
-    Value* target = yaml::lookup(expected, yaml::parse_path(a.path));
-    if (target == nullptr) fail(ErrorKind::Internal, "no pod template at " + std::string(a.path));
+    Value* target = yaml::lookup(expected, yaml::Path(a.path.begin(), a.path.end()));
+    if (target == nullptr) {
+      fail(ErrorKind::Internal,
+           "no pod template at " + yaml::field_text(yaml::Path(a.path.begin(), a.path.end())));
+    }
     for (const yaml::FieldChange& change : *a.changes)
       apply_change(*target, change);
   }
@@ -250,14 +253,11 @@ Value intended_value(NodeRef original, const std::vector<AppliedChanges>& applie
 }
 
 bool walk_proves(NodeRef original, NodeRef edited, const std::vector<AppliedChanges>& applied) {
-  std::vector<yaml::Path> paths;
-  paths.reserve(applied.size());
   std::vector<Pending> pending;
   for (const AppliedChanges& a : applied) {
-    const yaml::Path& steps = paths.emplace_back(yaml::parse_path(a.path));
     for (const yaml::FieldChange& change : *a.changes) {
       if (change.path.empty()) return false;
-      pending.push_back(Pending{steps, change.path, &change});
+      pending.push_back(Pending{a.path, change.path, &change});
     }
   }
   return walk(original, edited, pending);

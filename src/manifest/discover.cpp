@@ -54,11 +54,11 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
 // A field of a workload that is not what Kubernetes reads there: the API
 // server refuses the object, so the fault is its document's (docs/rules.md,
 // invalid-document). A null reads as absent.
-[[noreturn]] void wrong_type(NodeRef at, std::string_view path, const char* expected) {
+[[noreturn]] void wrong_type(NodeRef at, const yaml::Path& path, const char* expected) {
   std::string is = at.is_mapping()    ? "a mapping"
                    : at.is_sequence() ? "a list"
                                       : "the scalar " + archfit::quoted(at.scalar(), 40);
-  yaml::fail_at(at, std::string(path) + " is " + is + ", where Kubernetes reads " + expected +
+  yaml::fail_at(at, yaml::field_text(path) + " is " + is + ", where Kubernetes reads " + expected +
                         ": the API server refuses the object");
 }
 
@@ -94,17 +94,16 @@ std::optional<image::Reference> parse_reference(const std::string& text, std::st
 }
 
 // `spec_path`: where the pod spec is, for messages.
-void add_containers(NodeRef spec, const std::string& spec_path, std::string_view name, bool init,
+void add_containers(NodeRef spec, const yaml::Path& spec_path, std::string_view name, bool init,
                     std::vector<Container>& out) {
   NodeRef list = yaml::lookup(spec, name).resolved();
   if (!list || list.is_null()) return;
-  std::string path = spec_path + "." + std::string(name);
+  yaml::Path path = spec_path / name;
   if (!list.is_sequence()) wrong_type(list, path, "a list of containers");
   for (std::size_t i = 0; i < list.size(); ++i) {
     NodeRef item = list.item(i).resolved();
-    if (!item.is_mapping()) {
-      wrong_type(item, path + "[" + std::to_string(i) + "]", "a container (a mapping)");
-    }
+    if (!item.is_mapping())
+      wrong_type(item, path / yaml::PathStep::at(i), "a container (a mapping)");
     Container c;
     c.node = item;
     c.init = init;
@@ -121,7 +120,7 @@ void add_containers(NodeRef spec, const std::string& spec_path, std::string_view
 // Follows a dotted path in which "name[]" visits every item of a list, and
 // calls `found` with each node reached and its concrete path.
 template <typename Found>
-void walk(NodeRef node, std::string_view path, std::string& concrete, Found&& found) {
+void walk(NodeRef node, std::string_view path, yaml::Path& concrete, Found&& found) {
   node = node.resolved();
   if (path.empty()) {
     found(node, concrete);
@@ -135,24 +134,22 @@ void walk(NodeRef node, std::string_view path, std::string& concrete, Found&& fo
   NodeRef next = field(node, step);
   if (!next || next.is_null()) return;
   std::size_t mark = concrete.size();
-  if (!concrete.empty()) concrete += '.';
-  concrete += step;
+  concrete.push_back(yaml::PathStep::of(std::string(step)));
   if (every && !next.is_sequence()) wrong_type(next, concrete, "a list");
   if (!every && !next.is_mapping()) wrong_type(next, concrete, "a mapping");
   if (!every) {
     walk(next, rest, concrete, found);
   } else if (next.is_sequence()) {
-    std::size_t base = concrete.size();
     for (std::size_t i = 0; i < next.size(); ++i) {
-      concrete += '[' + std::to_string(i) + ']';
+      concrete.push_back(yaml::PathStep::at(i));
       walk(next.item(i), rest, concrete, found);
-      concrete.resize(base);
+      concrete.pop_back();
     }
   }
   concrete.resize(mark);
 }
 
-Workload make_workload(NodeRef object, const KindRule& rule, std::string path) {
+Workload make_workload(NodeRef object, const KindRule& rule, yaml::Path path) {
   Workload w;
   w.object = object;
   w.api_version = string_at(object, "apiVersion");
@@ -163,11 +160,11 @@ Workload make_workload(NodeRef object, const KindRule& rule, std::string path) {
   w.labels = string_map(field(metadata, "labels"));
   w.path = std::move(path);
 
-  std::string concrete;
-  walk(object, rule.pod_template, concrete, [&](NodeRef node, const std::string& where) {
+  yaml::Path concrete;
+  walk(object, rule.pod_template, concrete, [&](NodeRef node, const yaml::Path& where) {
     NodeRef spec = field(node, "spec");
     if (!spec || spec.is_null()) return;
-    std::string spec_path = where.empty() ? "spec" : where + ".spec";
+    yaml::Path spec_path = where / "spec";
     if (!spec.is_mapping()) wrong_type(spec, spec_path, "a pod spec (a mapping)");
     PodTemplate t;
     t.node = node;
@@ -191,7 +188,7 @@ bool is_list_kind(std::string_view kind) {
   return kind.size() >= 4 && kind.substr(kind.size() - 4) == "List";
 }
 
-void discover_object(NodeRef object, const KindTable& kinds, std::string path,
+void discover_object(NodeRef object, const KindTable& kinds, yaml::Path path,
                      std::vector<Workload>& out, bool allow_list) {
   object = object.resolved();
   if (!object.is_mapping()) return;
@@ -202,7 +199,8 @@ void discover_object(NodeRef object, const KindTable& kinds, std::string path,
     NodeRef items = field(object, "items");
     if (!items.is_sequence()) return;
     for (std::size_t i = 0; i < items.size(); ++i) {
-      discover_object(items.item(i), kinds, "items[" + std::to_string(i) + "]", out, false);
+      discover_object(items.item(i), kinds, yaml::Path{} / "items" / yaml::PathStep::at(i), out,
+                      false);
     }
     return;
   }
@@ -219,12 +217,12 @@ void discover_object(NodeRef object, const KindTable& kinds, std::string path,
 
 std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds) {
   std::vector<Workload> out;
-  discover_object(tree.root(), kinds, "", out, true);
+  discover_object(tree.root(), kinds, {}, out, true);
   return out;
 }
 
 std::vector<Workload> discover_item(const yaml::Tree& item, const KindTable& kinds,
-                                    std::string path) {
+                                    yaml::Path path) {
   std::vector<Workload> out;
   discover_object(item.root(), kinds, std::move(path), out, false);
   return out;

@@ -323,11 +323,11 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     pool.document = document;
     bool fixable = editable(pool) && config.node_pools.fix;
     for (nodepools::PoolProblem& problem : nodepools::lint_pool(pool, conventions)) {
-      yaml::NodeRef at = pool.path.empty() ? root : yaml::lookup(root, yaml::parse_path(pool.path));
+      yaml::NodeRef at = pool.path.empty() ? root : yaml::lookup(root, pool.path);
       findings::Finding f =
           finding(problem.rule, std::move(problem.message), file, document, at, resource(pool));
       f.fixable = !problem.add.empty() && fixable;
-      f.field_path = pool.path.empty() ? "" : yaml::join_path(pool.path, "taints");
+      if (!pool.path.empty()) f.field_path = pool.path / "taints";
       out.findings.push_back(std::move(f));
     }
   }
@@ -354,7 +354,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
     findings::Finding f =
         finding("spread-pool-values-missing", message, file, document, root, resource(pool));
     f.fixable = fixable;
-    f.field_path = yaml::format_path(yaml::key_path(rpath));
+    f.field_path = yaml::key_path(rpath);
     out.findings.push_back(std::move(f));
   };
   for (const nodepools::Requirement& r : now.missing) {
@@ -387,7 +387,7 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
   }
   std::vector<yaml::FieldChange> changes = pool_changes(object, std::move(user));
   if (changes.empty()) return out;
-  std::vector<edit::TemplateEdit> edits{edit::TemplateEdit{root, "", &changes}};
+  std::vector<edit::TemplateEdit> edits{edit::TemplateEdit{root, {}, &changes}};
   edit::DocumentResult r = edit::edit_document(tree, first_line, edits);
   if (!r.uneditable.empty() || !r.unverified.empty()) {
     std::string why = !r.uneditable.empty() ? r.uneditable[0].second
@@ -449,7 +449,7 @@ std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
         t.where.file, t.where.document, t.where.pod_template->node,
         {w.api_version, w.kind, w.name, w.namespace_name});
   }
-  f.field_path = t.path.empty() ? "spec" : t.path + ".spec";
+  f.field_path = t.path / "spec";
   return f;
 }
 

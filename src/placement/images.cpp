@@ -65,8 +65,9 @@ ImageFacts look_up_images(const manifest::PodTemplate& t, const Config& config,
   };
   std::vector<Unresolved> unresolved;
   auto field = [](const manifest::Container& c) {
-    return std::string(c.init ? "spec.initContainers" : "spec.containers") + "[" +
-           archfit::quoted(c.name) + "].image";
+    return yaml::Path{yaml::PathStep::of("spec"),
+                      yaml::PathStep::of(c.init ? "initContainers" : "containers"),
+                      yaml::PathStep::named(c.name), yaml::PathStep::of("image")};
   };
   auto who = [](const manifest::Container& c) { return "container " + archfit::quoted(c.name); };
   const Config& s = config;

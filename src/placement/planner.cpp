@@ -23,6 +23,14 @@ using yaml::Value;
 
 namespace {
 
+// A field of the pod spec, and an annotation of the pod template.
+yaml::Path spec_field(std::string_view name) {
+  return {PathStep::of("spec"), PathStep::of(std::string(name))};
+}
+yaml::Path annotation_field(std::string_view key) {
+  return {PathStep::of("metadata"), PathStep::of("annotations"), PathStep::of(std::string(key))};
+}
+
 // "a", "b": images as messages name them.
 std::string quoted_list(const std::vector<std::string_view>& names) {
   std::string out;
@@ -145,8 +153,7 @@ class Planner {
                       "), so archfit cannot tell its own constraints from yours and leaves this "
                       "template alone; restore the annotation from version control, or take "
                       "archfit's constraints and its archfit.io annotations out by hand",
-                  annotation_node(kOwnedAnnotation),
-                  std::string("metadata.annotations.") + kOwnedAnnotation);
+                  annotation_node(kOwnedAnnotation), annotation_field(kOwnedAnnotation));
       plan_.desired = plan_.current;
       return;
     }
@@ -165,8 +172,7 @@ class Planner {
                   "archfit wrote " + detail::join(undone.kept, ", ") +
                       " but they were changed since, so they are yours now and archfit leaves "
                       "them as they are",
-                  annotation_node(kOwnedAnnotation),
-                  std::string("metadata.annotations.") + kOwnedAnnotation);
+                  annotation_node(kOwnedAnnotation), annotation_field(kOwnedAnnotation));
     }
     if (action == Action::Fix) {
       place();
@@ -191,7 +197,7 @@ class Planner {
     report_.add("spread-refused", findings::Severity::Warning,
                 "archfit does not spread these pods (" + wanted->origin + ", over " + wanted->key +
                     "): it leaves this template as it is, for the error reported on it",
-                t_.spec, "spec.topologySpreadConstraints");
+                t_.spec, spec_field("topologySpreadConstraints"));
   }
 
   void place() {
@@ -218,7 +224,7 @@ class Planner {
       report_.add("no-common-platform", findings::Severity::Error,
                   "no platform of the cluster (" + detail::list(config_.cluster_platforms) +
                       ") runs every image of this pod: " + facts.described() + "; " + what_to_do,
-                  t_.spec, "spec");
+                  t_.spec, yaml::Path{PathStep::of("spec")});
       plan_.desired = plan_.user();  // without archfit's placement for other images
       spread_left_alone();
       return;
@@ -291,12 +297,12 @@ class Planner {
             detail::join(names, ", ") +
             "), and its pods do not tolerate that, so they stay Pending; archfit fix adds the "
             "tolerations",
-        node_at("spec.tolerations"), "spec.tolerations");
+        node_at(spec_field("tolerations")), spec_field("tolerations"));
     fixable(finding, "tolerations");
   }
 
   void report_spread(const spread::TopologySpread& wanted, const detail::SpreadOutcome& s) {
-    const std::string field = "spec.topologySpreadConstraints";
+    const yaml::Path field = spec_field("topologySpreadConstraints");
     if (!s.refused.empty()) {
       if (report_.wants(findings::Severity::Warning, false))
         report_.add("spread-refused", findings::Severity::Warning,
@@ -349,7 +355,7 @@ class Planner {
             "them with its own for " +
             detail::list(f.S),
         pinned_node(), pinned_field());
-    fixable(finding, pinned_field() == "spec.nodeSelector" ? "nodeSelector" : "affinity");
+    fixable(finding, pinned_field() == spec_field("nodeSelector") ? "nodeSelector" : "affinity");
   }
 
   void report_too_wide(const Facts& f, const std::string& own, bool selector_only) {
@@ -373,7 +379,7 @@ class Planner {
               f.images.described() +
               "), and crash there with \"exec format error\"; taint those nodes, or use "
               "placement.mode affinity",
-          t_.spec, "spec.affinity");
+          t_.spec, spec_field("affinity"));
       return;
     }
     const char* field = selector_only ? "nodeSelector" : "affinity";
@@ -393,7 +399,7 @@ class Planner {
                               "); archfit fix adds " +
                               (selector_only ? "a nodeSelector" : "node affinity") + " for " +
                               detail::list(f.S),
-                          t_.spec, std::string("spec.") + field);
+                          t_.spec, spec_field(field));
     fixable(finding, field);
   }
 
@@ -409,7 +415,7 @@ class Planner {
         "missing-arch-affinity", findings::Severity::Warning,
         "the pods do not prefer nodes by architecture as placement.preferredWeights asks (" +
             detail::join(weights, ", ") + "); archfit fix adds preferred node affinity for them",
-        node_at("spec.affinity"), "spec.affinity");
+        node_at(spec_field("affinity")), spec_field("affinity"));
     fixable(finding, "affinity");
   }
 
@@ -447,7 +453,7 @@ class Planner {
                     "the pods can run on " + detail::join(archs, ", ") +
                         " nodes but do not tolerate their taints (" + detail::join(names, ", ") +
                         ")" + consequence + "; archfit fix adds the tolerations",
-                    node_at("spec.tolerations"), "spec.tolerations");
+                    node_at(spec_field("tolerations")), spec_field("tolerations"));
     fixable(finding, "tolerations");
   }
 
@@ -473,9 +479,9 @@ class Planner {
     }
     if (std::none_of(findings.begin(), findings.end(),
                      [](const findings::Finding& f) { return f.fixable; })) {
-      findings::Finding& f =
-          report_.add("missing-arch-affinity", findings::Severity::Warning,
-                      "archfit fix would change this template's placement", t_.spec, "spec");
+      findings::Finding& f = report_.add("missing-arch-affinity", findings::Severity::Warning,
+                                         "archfit fix would change this template's placement",
+                                         t_.spec, yaml::Path{PathStep::of("spec")});
       f.fixable = true;
     }
   }
@@ -505,9 +511,9 @@ class Planner {
                 " are not what it writes now (the configuration changed, or they were edited); "
                 "archfit fix writes them again";
     }
-    findings::Finding& f = report_.add("stale-placement", findings::Severity::Warning, message,
-                                       annotation_node(kPlatformsAnnotation),
-                                       std::string("metadata.annotations.") + kPlatformsAnnotation);
+    findings::Finding& f =
+        report_.add("stale-placement", findings::Severity::Warning, message,
+                    annotation_node(kPlatformsAnnotation), annotation_field(kPlatformsAnnotation));
     f.fixable = true;
   }
 
@@ -517,43 +523,27 @@ class Planner {
     return node ? node : annotations;
   }
 
-  // The node of a field of the template ("spec.affinity....", with [2] and
-  // ["name"] for items): the deepest one that exists, for the finding's line.
-  // Where it is written in this template: an alias's own place, not its
-  // anchor's (which another template may have).
-  NodeRef node_at(const std::string& field) const {
+  // The node of a field of the template: the deepest one of its path that
+  // exists, for the finding's line. Where it is written in this template: an
+  // alias's own place, not its anchor's (which another template may have).
+  NodeRef node_at(const yaml::Path& field) const {
     NodeRef node = t_.node;
     NodeRef written;
-    std::size_t pos = 0;
-    while (pos < field.size()) {
+    for (const PathStep& step : field) {
       NodeRef next;
-      if (field[pos] == '[') {
-        // An item: [3], or ["name"] for the item of that name.
-        std::size_t close = field.find(']', pos);
-        if (close == std::string::npos || !node.is_sequence()) break;
-        std::string inside = field.substr(pos + 1, close - pos - 1);
-        if (!inside.empty() && inside.front() == '"') {
-          std::string name = inside.substr(1, inside.size() >= 2 ? inside.size() - 2 : 0);
-          for (std::size_t i = 0; i < node.size() && !next; ++i) {
-            NodeRef n = node.item(i).resolved().get("name").resolved();
-            if (n.is_scalar() && n.scalar() == name) next = node.item(i);
-          }
-        } else if (!inside.empty() && inside.find_first_not_of("0123456789") == std::string::npos &&
-                   inside.size() < 10) {
-          std::size_t index = std::stoul(inside);
-          if (index < node.size()) next = node.item(index);
+      if (step.is_index) {
+        if (node.is_sequence() && step.index < node.size()) next = node.item(step.index);
+      } else if (step.by_name) {
+        for (std::size_t i = 0; node.is_sequence() && i < node.size() && !next; ++i) {
+          NodeRef n = node.item(i).resolved().get("name").resolved();
+          if (n.is_scalar() && n.scalar() == step.key) next = node.item(i);
         }
-        pos = close + 1;
       } else {
-        std::size_t end = field.find_first_of(".[", pos);
-        next = yaml::lookup(
-            node, field.substr(pos, end == std::string::npos ? std::string::npos : end - pos));
-        pos = end == std::string::npos ? field.size() : end;
+        next = yaml::lookup(node, step.key);
       }
       if (!next) break;
       written = next;
       node = next.resolved();
-      if (pos < field.size() && field[pos] == '.') ++pos;
     }
     return written ? written : t_.spec;
   }
@@ -588,10 +578,10 @@ class Planner {
 
   // Where the user's own constraint is: their nodeSelector when they have no
   // required node affinity, else the affinity.
-  std::string pinned_field() const {
+  yaml::Path pinned_field() const {
     bool selector = field_of(plan_.user(), "nodeSelector").is_mapping() &&
                     yaml::lookup(plan_.user(), detail::terms_path()) == nullptr;
-    return selector ? "spec.nodeSelector" : "spec.affinity";
+    return spec_field(selector ? "nodeSelector" : "affinity");
   }
   NodeRef pinned_node() const { return node_at(pinned_field()); }
 

@@ -33,7 +33,7 @@ void end_of(yaml::NodeRef at, findings::Finding& f) {
 }  // namespace
 
 findings::Finding& Reporter::add(const char* rule, findings::Severity severity, std::string message,
-                                 yaml::NodeRef at, const std::string& field) {
+                                 yaml::NodeRef at, const yaml::Path& field) {
   if (!at) at = where_.pod_template->spec;
   const manifest::Workload& w = *where_.workload;
   findings::Finding& f = out_.emplace_back(findings::make_finding(
@@ -45,14 +45,8 @@ findings::Finding& Reporter::add(const char* rule, findings::Severity severity, 
   return f;
 }
 
-std::string Reporter::path(const std::string& field) const {
-  std::string out = where_.workload->path;
-  for (const std::string& part : {where_.pod_template->path, field}) {
-    if (part.empty()) continue;
-    if (!out.empty()) out += '.';
-    out += part;
-  }
-  return out;
+yaml::Path Reporter::path(const yaml::Path& field) const {
+  return where_.workload->path + where_.pod_template->path + field;
 }
 
 }  // namespace archfit::placement::detail

@@ -8,6 +8,7 @@
 #include <archfit/findings/finding.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/yaml/node.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::placement::detail {
 
@@ -22,10 +23,10 @@ class Reporter {
   }
 
   findings::Finding& add(const char* rule, findings::Severity severity, std::string message,
-                         yaml::NodeRef at, const std::string& field);
+                         yaml::NodeRef at, const yaml::Path& field);
 
   // The path of a field below the pod template, from the document root.
-  std::string path(const std::string& field) const;
+  yaml::Path path(const yaml::Path& field) const;
 
   const TemplateContext& where() const { return where_; }
 

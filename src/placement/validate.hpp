@@ -8,13 +8,14 @@
 #include <string>
 #include <vector>
 
+#include <archfit/yaml/path.hpp>
 #include <archfit/yaml/value.hpp>
 
 namespace archfit::placement::detail {
 
 struct Problem {
   const char* rule;     // invalid-node-affinity | invalid-toleration | uneditable-yaml
-  std::string field;    // from the pod template: "spec.affinity.nodeAffinity...."
+  yaml::Path field;     // from the pod template: spec.affinity.nodeAffinity....
   std::string message;  // what is wrong, quoting the value
 };
 

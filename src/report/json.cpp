@@ -37,7 +37,7 @@ class JsonWriter : public Writer {
     w_.EndObject();
     w_.key("field");
     w_.StartObject();
-    out_.string("path", Untrusted(f.field_path));
+    out_.string("path", Untrusted(yaml::field_text(f.field_path)));
     raw_or_null("current", f.current);
     raw_or_null("proposed", f.proposed);
     w_.EndObject();

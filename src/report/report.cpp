@@ -144,10 +144,10 @@ std::string fingerprint(const findings::Finding& f) {
     h ^= 0xFF;  // not UTF-8: cannot occur inside a part
     h *= 1099511628211ull;
   };
-  for (std::string_view part :
-       {std::string_view(f.rule), std::string_view(f.resource.kind),
-        std::string_view(f.resource.namespace_name), std::string_view(f.resource.name),
-        std::string_view(f.field_path)}) {
+  const std::string field = yaml::field_text(f.field_path);
+  for (std::string_view part : {std::string_view(f.rule), std::string_view(f.resource.kind),
+                                std::string_view(f.resource.namespace_name),
+                                std::string_view(f.resource.name), std::string_view(field)}) {
     mix(part);
   }
   char buf[17];

@@ -146,7 +146,7 @@ class SarifWriter : public Writer {
     w_.EndObject();
     w_.key("properties");
     w_.StartObject();
-    out_.string("fieldPath", Untrusted(f.field_path));
+    out_.string("fieldPath", Untrusted(yaml::field_text(f.field_path)));
     w_.key("fixable");
     w_.Bool(f.fixable);
     w_.EndObject();

@@ -552,9 +552,10 @@ class Pipeline {
       }
     }
     std::vector<manifest::Workload> workloads =
-        piece.list != nullptr ? manifest::discover_item(tree, config.kinds,
-                                                        "items[" + std::to_string(piece.item) + "]")
-                              : manifest::discover(tree, config.kinds);
+        piece.list != nullptr
+            ? manifest::discover_item(tree, config.kinds,
+                                      yaml::Path{} / "items" / yaml::PathStep::at(piece.item))
+            : manifest::discover(tree, config.kinds);
     if (workloads.empty()) return Outcome::Unchanged;
     if (first && !look_up_locally(file, workloads, work)) return Outcome::Deferred;
     if (mode == Mode::CollectImages) return Outcome::Deferred;
@@ -599,8 +600,8 @@ class Pipeline {
         PlannedTemplate& p = planned.emplace_back();
         p.plan = placement::plan_template(where, config, lookup, action);
         p.where = std::move(where);
-        p.path = yaml::join_path(w.path, t.path);
-        if (piece.list != nullptr) p.in_item = std::min(p.path.size(), w.path.size() + 1);
+        p.path = w.path + t.path;
+        if (piece.list != nullptr) p.in_item = w.path.size();
         p.index = index++;
         std::size_t begin = work.findings.size();
         for (findings::Finding& f : p.plan.findings) {
@@ -664,7 +665,7 @@ class Pipeline {
   // is planned again for every finding).
   // Returns how many findings it took out of the range (to be planned again).
   std::size_t report_uneditable(const placement::Config& config, placement::TemplateContext where,
-                                const std::string& path, const std::string& reason,
+                                const yaml::Path& path, const std::string& reason,
                                 std::pair<std::size_t, std::size_t> range,
                                 const placement::Lookup& lookup, placement::Action action,
                                 std::vector<findings::Finding>& findings) const {

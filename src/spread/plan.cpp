@@ -26,10 +26,11 @@ std::optional<std::pair<std::string, std::string>> pool_label(const std::string&
       case nodepools::PoolSource::Provisioner:
         return std::pair<std::string, std::string>{"karpenter.sh/provisioner-name", name};
       case nodepools::PoolSource::NodeGroup:
-        return std::pair<std::string, std::string>{p.path.starts_with("managedNodeGroups")
-                                                       ? "eks.amazonaws.com/nodegroup"
-                                                       : "alpha.eksctl.io/nodegroup-name",
-                                                   name};
+        return std::pair<std::string, std::string>{
+            !p.path.empty() && p.path.front().key == "managedNodeGroups"
+                ? "eks.amazonaws.com/nodegroup"
+                : "alpha.eksctl.io/nodegroup-name",
+            name};
       case nodepools::PoolSource::Declared:
         if (p.labels.empty()) return std::nullopt;
         return p.labels.front();

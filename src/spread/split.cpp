@@ -112,7 +112,7 @@ std::vector<yaml::FieldChange> unsplit_changes(const Record& r) {
 
 std::optional<std::string> apply(const yaml::Tree& tree, std::uint32_t first_line,
                                  const std::vector<yaml::FieldChange>& changes) {
-  std::vector<edit::TemplateEdit> edits{edit::TemplateEdit{tree.root(), "", &changes}};
+  std::vector<edit::TemplateEdit> edits{edit::TemplateEdit{tree.root(), {}, &changes}};
   edit::DocumentResult r = edit::edit_document(tree, first_line, edits);
   if (!r.uneditable.empty() || !r.unverified.empty()) return std::nullopt;
   return r.changed ? r.text : std::string(tree.text());

@@ -103,6 +103,7 @@ std::string format_path(const Path& path, StepName name) {
 void append_path(std::string& out, const Path& path, StepName name) {
   for (std::size_t i = 0; i < path.size(); ++i) {
     const PathStep& step = path[i];
+    if (step.by_name) fail(ErrorKind::Internal, "this syntax names no list item by its name");
     if (step.is_index) {
       char digits[24];
       auto [end, ec] = std::to_chars(digits, digits + sizeof digits, step.index);
@@ -120,12 +121,33 @@ void append_path(std::string& out, const Path& path, StepName name) {
   }
 }
 
-std::string join_path(std::string_view first, std::string_view second) {
-  if (first.empty()) return std::string(second);
-  if (second.empty()) return std::string(first);
-  std::string out(first);
-  if (second.front() != '[') out += '.';
-  out += second;
+Path operator/(Path path, std::string_view key) {
+  path.push_back(PathStep::of(std::string(key)));
+  return path;
+}
+
+Path operator/(Path path, PathStep step) {
+  path.push_back(std::move(step));
+  return path;
+}
+
+Path operator+(Path first, const Path& second) {
+  first.insert(first.end(), second.begin(), second.end());
+  return first;
+}
+
+std::string field_text(const Path& path) {
+  std::string out;
+  for (const PathStep& step : path) {
+    if (step.is_index) {
+      out += '[' + std::to_string(step.index) + ']';
+    } else if (step.by_name) {
+      out += '[' + quoted(step.key) + ']';
+    } else {
+      if (!out.empty()) out += '.';
+      out += step.key;
+    }
+  }
   return out;
 }
 
@@ -143,6 +165,14 @@ NodeRef lookup(NodeRef node, const Path& path) {
     if (step.is_index) {
       if (!node.is_sequence() || step.index >= node.size()) return NodeRef();
       node = node.item(step.index).resolved();
+    } else if (step.by_name) {
+      if (!node.is_sequence()) return NodeRef();
+      NodeRef found;
+      for (std::size_t i = 0; i < node.size() && !found; ++i) {
+        NodeRef name = lookup(node.item(i).resolved(), "name").resolved();
+        if (name.is_scalar() && name.scalar() == step.key) found = node.item(i).resolved();
+      }
+      node = found;
     } else {
       if (!node.is_mapping()) return NodeRef();
       node = lookup(node, step.key).resolved();
@@ -158,6 +188,18 @@ const Value* lookup(const Value& value, const Path& path) {
     if (step.is_index) {
       if (!v->is_sequence() || step.index >= v->items().size()) return nullptr;
       v = &v->items()[step.index];
+    } else if (step.by_name) {
+      if (!v->is_sequence()) return nullptr;
+      const Value* found = nullptr;
+      for (const Value& item : v->items()) {
+        const Value* name = item.is_mapping() ? item.find("name") : nullptr;
+        if (name != nullptr && name->is_string() && name->as_string() == step.key) {
+          found = &item;
+          break;
+        }
+      }
+      if (found == nullptr) return nullptr;
+      v = found;
     } else {
       v = v->is_mapping() ? v->find(step.key) : nullptr;
       if (v == nullptr) return nullptr;

@@ -112,7 +112,8 @@ Outcome run_on(const std::vector<Input>& inputs, Task task) {
   }
   for (const findings::Finding& f : e.findings) {
     out.findings.emplace_back(f.file, f.rule, static_cast<int>(f.severity), f.message,
-                              f.resource.kind + "/" + f.resource.name, f.field_path);
+                              f.resource.kind + "/" + f.resource.name,
+                              yaml::field_text(f.field_path));
   }
   return out;
 }

@@ -28,7 +28,7 @@ std::string lock_for(const std::vector<std::string>& images, std::mt19937_64& rn
 std::string describe(const findings::Finding& f) {
   return f.rule + " " + std::to_string(f.document) + ":" + std::to_string(f.line) + ":" +
          std::to_string(f.column) + "-" + std::to_string(f.end_line) + ":" +
-         std::to_string(f.end_column) + " " + f.field_path + " " + f.message;
+         std::to_string(f.end_column) + " " + yaml::field_text(f.field_path) + " " + f.message;
 }
 
 std::vector<std::string> described(const std::vector<findings::Finding>& all) {

@@ -27,7 +27,7 @@ yaml::Value without_placement(const yaml::Tree& tree) {
   auto kinds = manifest::KindTable::defaults();
   for (const manifest::Workload& w : manifest::discover(tree, kinds)) {
     for (const manifest::PodTemplate& t : w.templates) {
-      Value* at = at_path(data, yaml::join_path(w.path, t.path));
+      Value* at = yaml::lookup(data, w.path + t.path);
       if (at == nullptr || !at->is_mapping()) continue;
       if (Value* spec = at->find("spec"); spec != nullptr && spec->is_mapping()) {
         spec->erase("affinity");

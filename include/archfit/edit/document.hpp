@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,12 +13,13 @@
 #include <archfit/edit/layout.hpp>
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/node.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::edit {
 
 struct TemplateEdit {
-  yaml::NodeRef pod_template;  // the mapping with the template's metadata and spec
-  std::string_view path;       // of that mapping from the document root ("" for a Pod)
+  yaml::NodeRef pod_template;            // the mapping with the template's metadata and spec
+  std::span<const yaml::PathStep> path;  // of that mapping from the document root (none: a Pod)
   const std::vector<yaml::FieldChange>* changes = nullptr;  // owned by the caller
 };
 

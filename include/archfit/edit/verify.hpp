@@ -9,11 +9,13 @@
 // comparing the whole documents as data, which is the definition.
 #pragma once
 
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include <archfit/yaml/change.hpp>
 #include <archfit/yaml/node.hpp>
+#include <archfit/yaml/path.hpp>
 #include <archfit/yaml/value.hpp>
 
 namespace archfit::edit {
@@ -21,7 +23,7 @@ namespace archfit::edit {
 // Changes to the pod template at `path` from the document root
 // ("items[2].spec.template"; "" for a Pod).
 struct AppliedChanges {
-  std::string_view path;
+  std::span<const yaml::PathStep> path;  // of the pod template from the document root
   const std::vector<yaml::FieldChange>* changes = nullptr;
 };
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include <archfit/yaml/path.hpp>
+
 namespace archfit::findings {
 
 enum class Severity { Info = 0, Warning = 1, Error = 2 };
@@ -34,10 +36,10 @@ struct Finding {
   std::uint32_t end_column = 0;  // 1-based, one past the last character
   std::uint32_t document = 0;    // 0-based index of the document in its file
   ResourceRef resource;
-  std::string field_path;  // e.g. "spec.template.spec.affinity"
-  std::string current;     // current value as compact JSON; "" when absent
-  std::string proposed;    // what fix writes, as compact JSON; "" when nothing
-  bool fixable = false;    // archfit fix resolves it
+  yaml::Path field_path;  // spec.template.spec.affinity; each report spells it its way
+  std::string current;    // current value as compact JSON; "" when absent
+  std::string proposed;   // what fix writes, as compact JSON; "" when nothing
+  bool fixable = false;   // archfit fix resolves it
   // The template the document was rendered from (helm's `# Source:` comment
   // or postrender-filename annotation), as helm wrote it; "" when unknown.
   std::string source;

@@ -7,6 +7,7 @@
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/manifest/workload.hpp>
 #include <archfit/yaml/node.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::manifest {
 
@@ -17,9 +18,9 @@ namespace archfit::manifest {
 std::vector<Workload> discover(const yaml::Tree& tree, const KindTable& kinds);
 
 // The workloads of one item of a list, parsed as a document of its own, at
-// `path` ("items[3]"): what discover() finds of that item in the list.
+// `path` (items[3]): what discover() finds of that item in the list.
 std::vector<Workload> discover_item(const yaml::Tree& item, const KindTable& kinds,
-                                    std::string path);
+                                    yaml::Path path);
 
 // The document is a Kubernetes object: a mapping with a string apiVersion and
 // kind (a values.yaml or a CI configuration is not).

@@ -10,6 +10,7 @@
 
 #include <archfit/image/reference.hpp>
 #include <archfit/yaml/node.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::manifest {
 
@@ -30,8 +31,8 @@ struct PodTemplate {
   // The mapping that holds the pod's `metadata` and `spec`: the object itself
   // for a Pod, `spec.template` for a Deployment, and so on.
   yaml::NodeRef node;
-  yaml::NodeRef spec;  // the pod spec mapping
-  std::string path;    // from the object, e.g. "spec.jobTemplate.spec.template"; "" for a Pod
+  yaml::NodeRef spec;          // the pod spec mapping
+  yaml::Path path;             // from the object: spec.jobTemplate.spec.template; none for a Pod
   std::string namespace_name;  // the object's metadata.namespace ("" when not set)
   std::vector<std::pair<std::string, std::string>> labels;  // template metadata.labels
   std::vector<Container> containers;                        // containers, then initContainers
@@ -44,7 +45,7 @@ struct Workload {
   std::string kind;
   std::string name;
   std::string namespace_name;
-  std::string path;  // of the object in its document: "" or "items[3]" for List items
+  yaml::Path path;  // of the object in its document: none, or items[3] for List items
   std::vector<std::pair<std::string, std::string>> labels;  // metadata.labels
   std::vector<PodTemplate> templates;
 };

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -21,19 +22,22 @@
 #include <archfit/manifest/kinds.hpp>
 #include <archfit/placement/plan.hpp>
 #include <archfit/yaml/node.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::run {
 
 struct PlannedTemplate {
   placement::TemplateContext where;
   placement::TemplatePlan plan;
-  std::string path;       // of the template mapping from the document root
+  yaml::Path path;        // of the template mapping from the document root
   std::size_t index = 0;  // among all of the document's templates, in discovery order
-  // For an item of a list, analysed as a document of its own: how much of
-  // `path` is the item's place in the list ("items[3]" and its '.'). What is
-  // edited is the item, from its own root.
+  // For an item of a list, analysed as a document of its own: how many steps
+  // of `path` are the item's place in the list (items[3]). What is edited is
+  // the item, from its own root.
   std::size_t in_item = 0;
-  std::string_view edit_path() const { return std::string_view(path).substr(in_item); }
+  std::span<const yaml::PathStep> edit_path() const {
+    return std::span<const yaml::PathStep>(path).subspan(in_item);
+  }
 };
 
 struct EditOutcome {

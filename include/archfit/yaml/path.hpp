@@ -1,6 +1,9 @@
-// Paths into a document, one spelling everywhere: a finding's field
-// ("spec.template.spec.affinity"), a workload inside a List ("items[3]"), a
-// step of archfit's ownership record (`labels["app.kubernetes.io/name"]`).
+// Paths into a document, one type from discovery and placement to every
+// report: a finding's field (spec.template.spec.affinity), a workload inside a
+// List (items[3]), a container by its name (spec.containers[name=web]), a step
+// of archfit's ownership record (`labels["app.kubernetes.io/name"]`). Each
+// report spells a path its own way (field_text, the KRM results' kyaml
+// spelling); the ownership record is read and written in this syntax:
 //
 //   path  := step ('.' key | '[' index ']' | '[' quoted ']')*
 //   step  := key | '[' index ']' | '[' quoted ']'
@@ -18,17 +21,31 @@
 
 namespace archfit::yaml {
 
-// One step of a path: a mapping key or a sequence index.
+// One step of a path: a mapping key, a sequence index, or the item of a
+// sequence whose `name` is `key` (containers, as Kubernetes merges them).
 struct PathStep {
   std::string key;
   std::size_t index = 0;
   bool is_index = false;
+  bool by_name = false;
 
-  static PathStep of(std::string key) { return PathStep{std::move(key), 0, false}; }
-  static PathStep at(std::size_t index) { return PathStep{{}, index, true}; }
+  static PathStep of(std::string key) { return PathStep{std::move(key), 0, false, false}; }
+  static PathStep at(std::size_t index) { return PathStep{{}, index, true, false}; }
+  static PathStep named(std::string name) { return PathStep{std::move(name), 0, false, true}; }
   friend bool operator==(const PathStep&, const PathStep&) = default;
 };
 using Path = std::vector<PathStep>;
+
+// A path one step longer: `path / "key"`, `path / PathStep::at(2)`.
+Path operator/(Path path, std::string_view key);
+Path operator/(Path path, PathStep step);
+// Two paths one after the other.
+Path operator+(Path first, const Path& second);
+
+// A path as reports show a field: keys after dots as they are written
+// ("metadata.annotations.archfit.io/platforms"), [3] for an index, ["web"]
+// for the item named web.
+std::string field_text(const Path& path);
 
 // Reads the path that starts `text` into `out`: the bytes read, or 0 with
 // `*why` saying what was expected and `*stopped` (when given) where. Indexes
@@ -48,14 +65,12 @@ std::string format_path(const Path& path, StepName name = nullptr);
 // format_path's text appended to `out`.
 void append_path(std::string& out, const Path& path, StepName name = nullptr);
 
-// Two paths one after the other; either may be empty.
-std::string join_path(std::string_view first, std::string_view second);
-
 // The keys as a path.
 Path key_path(const std::vector<std::string>& keys);
 
 // What `path` reaches below `node`, as Kubernetes reads it (lookup() in
-// mappings, aliases followed); null when a step is missing or does not fit.
+// mappings, aliases followed, an item by name the first whose `name` is the
+// step's); null when a step is missing or does not fit.
 NodeRef lookup(NodeRef node, const Path& path);
 // The same in a Value.
 const Value* lookup(const Value& value, const Path& path);

@@ -147,11 +147,11 @@ std::string normal_arch(std::string arch) {
   return arch;
 }
 
-Pool node_group(NodeRef root, NodeRef group, const std::string& path, const ReadOptions& options) {
+Pool node_group(NodeRef root, NodeRef group, yaml::Path path, const ReadOptions& options) {
   if (!group.is_mapping()) fail_at(group, "a node group must be a mapping");
   Pool p = start(group, text_of(yaml::lookup_path(group, {"name"}), "a node group's name"),
                  PoolSource::NodeGroup, root);
-  p.path = path;
+  p.path = std::move(path);
   p.labels = labels_of(yaml::lookup_path(group, {"labels"}), "labels");
   p.taints = eksctl_taints(yaml::lookup_path(group, {"taints"}));
   std::string one = text_of(yaml::lookup_path(group, {"instanceType"}), "instanceType");
@@ -212,11 +212,11 @@ std::vector<Pool> read_pools(NodeRef root, const ReadOptions& options) {
     return out;
   }
   for (std::string_view list : {"nodeGroups", "managedNodeGroups"}) {
-    each_item(
-        yaml::lookup_path(root, {list}), std::string(list), [&](NodeRef group, std::size_t i) {
-          out.push_back(
-              node_group(root, group, std::string(list) + "[" + std::to_string(i) + "]", options));
-        });
+    each_item(yaml::lookup_path(root, {list}), std::string(list),
+              [&](NodeRef group, std::size_t i) {
+                out.push_back(
+                    node_group(root, group, yaml::Path{} / list / yaml::PathStep::at(i), options));
+              });
   }
   return out;
 }

@@ -60,29 +60,26 @@ std::map<ItemKey, ItemFile> item_files(yaml::NodeRef items) {
   return out;
 }
 
-// A field path as kyaml writes one: a list item by its name,
-// `containers[name=web]`, where archfit's reports quote it
-// (`containers["web"]`).
-std::string kyaml_path(std::string_view path) {
+// A field path as kyaml writes one: the path within the item (not within
+// the ResourceList, when it was read whole), a list item by its name as
+// `containers[name=web]`.
+std::string kyaml_path(const yaml::Path& path) {
+  std::size_t from = 0;
+  if (path.size() > 2 && !path[0].is_index && !path[0].by_name && path[0].key == "items" &&
+      path[1].is_index) {
+    from = 2;
+  }
   std::string out;
-  out.reserve(path.size());
-  for (std::size_t i = 0; i < path.size();) {
-    if (path.compare(i, 2, "[\"") != 0) {
-      out += path[i++];
-      continue;
+  for (std::size_t i = from; i < path.size(); ++i) {
+    const yaml::PathStep& step = path[i];
+    if (step.is_index) {
+      out += '[' + std::to_string(step.index) + ']';
+    } else if (step.by_name) {
+      out += "[name=" + step.key + ']';
+    } else {
+      if (!out.empty()) out += '.';
+      out += step.key;
     }
-    std::string name;
-    std::size_t j = i + 2;
-    for (; j < path.size() && path[j] != '"'; ++j) {
-      if (path[j] == '\\' && j + 1 < path.size()) ++j;
-      name += path[j];
-    }
-    if (path.compare(j, 2, "\"]") != 0) {  // not a quoted name: as it is
-      out.append(path.substr(i));
-      break;
-    }
-    out += "[name=" + name + "]";
-    i = j + 2;
   }
   return out;
 }
@@ -177,16 +174,10 @@ std::string result_json(const findings::Finding& f, const ItemFile& file) {
     w.EndObject();
   }
   if (!f.field_path.empty()) {
-    // The path within the item, not within the ResourceList.
-    std::string_view path = f.field_path;
-    if (path.starts_with("items[")) {
-      std::size_t end = path.find("].");
-      if (end != std::string_view::npos) path.remove_prefix(end + 2);
-    }
     w.Key("field");
     w.StartObject();
     w.Key("path");
-    str(kyaml_path(path));
+    str(kyaml_path(f.field_path));
     if (!f.current.empty()) {
       w.Key("currentValue");
       str(f.current);

@@ -39,7 +39,8 @@ Check check(const std::string& before, const std::string& after, const std::stri
   lenient.reject_duplicate_keys = false;
   yaml::Tree a = yaml::parse_document(before, 0, lenient);
   yaml::Tree b = yaml::parse_document(after, 0, lenient);
-  std::vector<AppliedChanges> applied{AppliedChanges{path, &changes}};
+  const yaml::Path steps = yaml::parse_path(path);
+  std::vector<AppliedChanges> applied{AppliedChanges{steps, &changes}};
   return Check{walk_proves(a.root(), b.root(), applied),
                means_as_intended(a.root(), b.root(), applied)};
 }
@@ -258,7 +259,8 @@ TEST(Verify, IntendedValueAppliesChangesInOrder) {
   yaml::Tree a = yaml::parse_document(kDeployment);
   std::vector<FieldChange> changes{set({"spec", "nodeSelector"}, "{a: b}"),
                                    set({"spec", "nodeSelector"}, "{c: d}")};
-  Value v = intended_value(a.root(), {AppliedChanges{"spec.template", &changes}});
+  const yaml::Path at = yaml::key_path({"spec", "template"});
+  Value v = intended_value(a.root(), {AppliedChanges{at, &changes}});
   const Value* ns = yaml::lookup(v, yaml::parse_path("spec.template.spec.nodeSelector"));
   ASSERT_NE(ns, nullptr);
   EXPECT_EQ(yaml::to_json(*ns), R"({"c":"d"})");

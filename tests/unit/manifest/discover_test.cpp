@@ -46,7 +46,7 @@ spec:
   ASSERT_EQ(w.labels.size(), 1u);
   ASSERT_EQ(w.templates.size(), 1u);
   const PodTemplate& t = w.templates[0];
-  EXPECT_EQ(t.path, "spec.template");
+  EXPECT_EQ(yaml::field_text(t.path), "spec.template");
   EXPECT_EQ(t.namespace_name, "shop");
   ASSERT_EQ(t.labels.size(), 2u);
   EXPECT_EQ(t.labels[1].first, "tier");
@@ -109,7 +109,7 @@ TEST(Discover, PodIsItsOwnTemplate) {
   auto ws = find(tree);
   ASSERT_EQ(ws.size(), 1u);
   ASSERT_EQ(ws[0].templates.size(), 1u);
-  EXPECT_EQ(ws[0].templates[0].path, "");
+  EXPECT_EQ(yaml::field_text(ws[0].templates[0].path), "");
   EXPECT_EQ(ws[0].templates[0].node, tree.root());
   EXPECT_EQ(ws[0].templates[0].labels.size(), 1u);
   EXPECT_EQ(ws[0].templates[0].containers[0].image_ref, "busybox");
@@ -139,7 +139,7 @@ spec:
 )");
   auto ws = find(tree);
   ASSERT_EQ(ws.size(), 1u);
-  EXPECT_EQ(ws[0].templates[0].path, "spec.jobTemplate.spec.template");
+  EXPECT_EQ(yaml::field_text(ws[0].templates[0].path), "spec.jobTemplate.spec.template");
   EXPECT_EQ(ws[0].templates[0].containers[0].image_ref, "alpine:3.19");
 }
 
@@ -167,10 +167,10 @@ items:
 )");
   auto ws = find(tree);
   ASSERT_EQ(ws.size(), 2u);
-  EXPECT_EQ(ws[0].path, "items[1]");
+  EXPECT_EQ(yaml::field_text(ws[0].path), "items[1]");
   EXPECT_EQ(ws[0].kind, "StatefulSet");
   EXPECT_EQ(ws[0].namespace_name, "data");
-  EXPECT_EQ(ws[1].path, "items[2]");
+  EXPECT_EQ(yaml::field_text(ws[1].path), "items[2]");
   EXPECT_EQ(ws[1].kind, "DaemonSet");
 }
 
@@ -211,8 +211,8 @@ spec:
   auto ws = find(tree, kinds);
   ASSERT_EQ(ws.size(), 1u);
   ASSERT_EQ(ws[0].templates.size(), 2u);
-  EXPECT_EQ(ws[0].templates[0].path, "spec.pools[0].template");
-  EXPECT_EQ(ws[0].templates[1].path, "spec.pools[1].template");
+  EXPECT_EQ(yaml::field_text(ws[0].templates[0].path), "spec.pools[0].template");
+  EXPECT_EQ(yaml::field_text(ws[0].templates[1].path), "spec.pools[1].template");
   EXPECT_EQ(ws[0].templates[1].containers[0].image_ref, "b:1");
 
   KindTable other_version = KindTable::defaults();
@@ -246,7 +246,8 @@ spec:
 )");
   auto ws = find(analysis);
   ASSERT_EQ(ws.size(), 1u);
-  EXPECT_EQ(ws[0].templates[0].path, "spec.metrics[1].provider.job.spec.template");
+  EXPECT_EQ(yaml::field_text(ws[0].templates[0].path),
+            "spec.metrics[1].provider.job.spec.template");
 }
 
 TEST(Discover, ExcludedKinds) {

@@ -86,8 +86,8 @@ TEST(Reporter, AFindingEndsJustAfterTheLastCharacterOfItsNode) {
       nodes.push_back(c.image);
     }
     for (yaml::NodeRef at : nodes) {
-      const findings::Finding& f =
-          reporter.add("missing-arch-affinity", findings::Severity::Error, "m", at, "affinity");
+      const findings::Finding& f = reporter.add("missing-arch-affinity", findings::Severity::Error,
+                                                "m", at, yaml::key_path({"affinity"}));
       auto [line, column] = expected_end(text, at);
       EXPECT_EQ(f.line, at.line());
       EXPECT_EQ(f.end_line, line) << text;

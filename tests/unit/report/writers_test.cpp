@@ -33,7 +33,7 @@ findings::Finding finding(std::string file, std::uint32_t document, std::uint32_
   f.severity = severity;
   f.message = std::move(message);
   f.resource = findings::ResourceRef{"apps/v1", std::move(kind), std::move(name), "shop"};
-  f.field_path = "spec.template.spec.affinity";
+  f.field_path = yaml::key_path({"spec", "template", "spec", "affinity"});
   return f;
 }
 
@@ -146,12 +146,13 @@ TEST(ReportFormats, FingerprintsSurviveLineMovesAndTellFindingsApart) {
   moved.line += 40;
   moved.file = "rendered/other-name.yaml";
   EXPECT_EQ(fingerprint(a), fingerprint(moved));
-  for (auto change :
-       {+[](findings::Finding& f) { f.rule = "no-common-platform"; },
-        +[](findings::Finding& f) { f.resource.name = "web2"; },
-        +[](findings::Finding& f) { f.resource.namespace_name = "other"; },
-        +[](findings::Finding& f) { f.resource.kind = "StatefulSet"; },
-        +[](findings::Finding& f) { f.field_path = "spec.template.spec.tolerations"; }}) {
+  for (auto change : {+[](findings::Finding& f) { f.rule = "no-common-platform"; },
+                      +[](findings::Finding& f) { f.resource.name = "web2"; },
+                      +[](findings::Finding& f) { f.resource.namespace_name = "other"; },
+                      +[](findings::Finding& f) { f.resource.kind = "StatefulSet"; },
+                      +[](findings::Finding& f) {
+                        f.field_path = yaml::key_path({"spec", "template", "spec", "tolerations"});
+                      }}) {
     findings::Finding other = a;
     change(other);
     EXPECT_NE(fingerprint(a), fingerprint(other));

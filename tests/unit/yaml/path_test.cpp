@@ -75,11 +75,38 @@ TEST(YamlPath, FormatAndParseAreInverseOverGeneratedPaths) {
   }
 }
 
-TEST(YamlPath, JoinsPaths) {
-  EXPECT_EQ(join_path("", "spec.template"), "spec.template");
-  EXPECT_EQ(join_path("items[2]", ""), "items[2]");
-  EXPECT_EQ(join_path("items[2]", "spec.template"), "items[2].spec.template");
-  EXPECT_EQ(join_path("spec", "[0]"), "spec[0]");
+TEST(YamlPath, JoinsPathsAsSteps) {
+  const Path items = Path{} / "items" / PathStep::at(2);
+  const Path spec_template = key_path({"spec", "template"});
+  EXPECT_EQ(Path{} + spec_template, spec_template);
+  EXPECT_EQ(items + Path{}, items);
+  EXPECT_EQ(field_text(items + spec_template), "items[2].spec.template");
+  EXPECT_EQ(field_text(Path{PathStep::of("spec")} / PathStep::at(0)), "spec[0]");
+}
+
+// Reports show a field as it is written: keys with dots as they are, an
+// item by its name quoted; a name is a step of its own, never a key.
+TEST(YamlPath, FieldTextSpellsEachKindOfStep) {
+  const Path image = key_path({"spec", "containers"}) / PathStep::named("web") / "image";
+  EXPECT_EQ(field_text(image), "spec.containers[\"web\"].image");
+  const Path annotation = key_path({"metadata", "annotations", "archfit.io/platforms"});
+  EXPECT_EQ(field_text(annotation), "metadata.annotations.archfit.io/platforms");
+  EXPECT_NE(image, key_path({"spec", "containers", "web", "image"}));
+  EXPECT_THROW(format_path(image), Error);  // the record's syntax has no such step
+}
+
+TEST(YamlPath, LooksUpAnItemByItsName) {
+  Tree tree = parse_document(
+      "spec:\n"
+      "  containers:\n"
+      "  - {name: a, image: \"a:1\"}\n"
+      "  - {name: web, image: \"web:1\"}\n");
+  const Path image = key_path({"spec", "containers"}) / PathStep::named("web") / "image";
+  EXPECT_EQ(lookup(tree.root(), image).scalar(), "web:1");
+  EXPECT_FALSE(lookup(tree.root(), key_path({"spec", "containers"}) / PathStep::named("b")));
+  Value data = to_value(tree.root());
+  ASSERT_NE(lookup(data, image), nullptr);
+  EXPECT_EQ(lookup(data, image)->as_string(), "web:1");
 }
 
 TEST(YamlPath, LooksUpAsKubernetesReads) {

@@ -19,6 +19,7 @@
 #include <archfit/base/key_index.hpp>
 #include <archfit/nodepools/model/labels.hpp>
 #include <archfit/nodepools/model/requirement.hpp>
+#include <archfit/yaml/path.hpp>
 
 namespace archfit::nodepools {
 
@@ -55,7 +56,7 @@ struct Pool {
   std::uint32_t column = 0;
   std::string api_version;  // of the object; "" for declared pools
   std::string kind;
-  std::string path;  // of the pool in its document: "" or "managedNodeGroups[1]"
+  yaml::Path path;  // of the pool in its document: none, or managedNodeGroups[1]
 
   std::vector<std::pair<std::string, std::string>> labels;
   std::vector<Requirement> requirements;

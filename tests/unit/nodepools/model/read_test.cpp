@@ -114,7 +114,7 @@ managedNodeGroups:
                     ReadOptions{});
   ASSERT_EQ(pools.size(), 5u);
   EXPECT_EQ(pools[0].name, "ng-arm");
-  EXPECT_EQ(pools[0].path, "nodeGroups[0]");
+  EXPECT_EQ(yaml::field_text(pools[0].path), "nodeGroups[0]");
   EXPECT_EQ(pools[0].line, 5u);
   EXPECT_EQ(pools[0].instance_archs, (std::set<std::string>{"arm64"}));
   EXPECT_EQ(pools[0].taints, (std::vector<Taint>{{"feaster", "true", "NoSchedule"}}));
@@ -123,7 +123,7 @@ managedNodeGroups:
   EXPECT_TRUE(pools[0].domain("eks.amazonaws.com/nodegroup").allows("ng-arm"));
   EXPECT_EQ(pools[1].instance_types, (std::vector<std::string>{"m5.large"}));  // eksctl's default
   EXPECT_EQ(pools[1].taints, (std::vector<Taint>{{"special", "true", "NoExecute"}}));
-  EXPECT_EQ(pools[2].path, "managedNodeGroups[0]");
+  EXPECT_EQ(yaml::field_text(pools[2].path), "managedNodeGroups[0]");
   EXPECT_EQ(pools[2].instance_archs, (std::set<std::string>{"amd64", "arm64"}));
   EXPECT_EQ(pools[3].unknown_types, (std::vector<std::string>{"q9x.large"}));
   EXPECT_TRUE(pools[3].domain("kubernetes.io/arch").allows("arm64"));  // unknown: either
