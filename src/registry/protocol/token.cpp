@@ -150,7 +150,7 @@ TokenAnswer fetch_token(const TokenRequest& request, const Perform& perform,
 
   HttpRequest get;
   get.allow_loopback = allow_loopback;
-  get.url = realm + (realm.find('?') == std::string::npos ? "?" : "&") + query(request, false);
+  get.url = with_query(realm, query(request, false));
   get.max_body = 64 * 1024;
   if (cred) {
     std::string user = cred->username;

@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <arpa/inet.h>
 #include <array>
-#include <charconv>
 #include <cstring>
 #include <netinet/in.h>
 #include <sys/socket.h>
 
 #include <archfit/base/text.hpp>
+
+#include "registry/transport/url.hpp"
 
 namespace archfit::registry {
 
@@ -62,42 +63,16 @@ std::string describe(const Destination& d) {
 
 std::optional<Destination> destination_of(std::string_view url) {
   if (!usable_text(url)) return std::nullopt;
-  std::size_t sep = url.find("://");
-  if (sep == std::string_view::npos) return std::nullopt;
+  // Read as libcurl reads the URLs it connects to.
+  std::optional<UrlParts> parts = url_parts(url);
+  if (!parts || (parts->scheme != "http" && parts->scheme != "https")) return std::nullopt;
   Destination d;
-  d.scheme = to_lower(url.substr(0, sep));
-  if (d.scheme != "http" && d.scheme != "https") return std::nullopt;
-  std::string_view authority = url.substr(sep + 3);
-  authority = authority.substr(0, authority.find_first_of("/?#"));
-  if (std::size_t at = authority.rfind('@'); at != std::string_view::npos) {
-    authority.remove_prefix(at + 1);
-  }
-  std::string_view host = authority;
-  std::string_view port;
-  if (authority.starts_with("[")) {
-    std::size_t close = authority.find(']');
-    if (close == std::string_view::npos) return std::nullopt;
-    host = authority.substr(1, close - 1);
-    std::string_view rest = authority.substr(close + 1);
-    if (!rest.empty()) {
-      if (rest[0] != ':') return std::nullopt;
-      port = rest.substr(1);
-    }
-  } else if (std::size_t colon = authority.rfind(':'); colon != std::string_view::npos) {
-    host = authority.substr(0, colon);
-    port = authority.substr(colon + 1);
-  }
-  if (host.empty()) return std::nullopt;
-  d.host = to_lower(host);
+  d.scheme = parts->scheme;
+  d.host = to_lower(parts->host);
   while (d.host.ends_with('.'))
     d.host.pop_back();  // "metadata.google.internal." is the same name
-  d.port = d.scheme == "https" ? 443 : 80;
-  if (!port.empty()) {
-    auto [end, ec] = std::from_chars(port.data(), port.data() + port.size(), d.port);
-    if (ec != std::errc() || end != port.data() + port.size() || d.port <= 0 || d.port > 65535) {
-      return std::nullopt;
-    }
-  }
+  if (d.host.empty() || parts->port <= 0 || parts->port > 65535) return std::nullopt;
+  d.port = parts->port;
   return d;
 }
 

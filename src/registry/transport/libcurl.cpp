@@ -16,12 +16,29 @@ namespace {
 
 // A static release executable links libcurl in; the table points at it.
 Libcurl load() {
-  Libcurl api{&::curl_global_init,   &::curl_easy_init,        &::curl_easy_setopt,
-              &::curl_easy_getinfo,  &::curl_easy_strerror,    &::curl_easy_cleanup,
-              &::curl_slist_append,  &::curl_slist_free_all,   &::curl_multi_init,
-              &::curl_multi_setopt,  &::curl_multi_add_handle, &::curl_multi_remove_handle,
-              &::curl_multi_perform, &::curl_multi_info_read,  &::curl_multi_poll,
-              &::curl_multi_wakeup,  &::curl_multi_cleanup,    &::curl_version_info};
+  Libcurl api{&::curl_global_init,
+              &::curl_easy_init,
+              &::curl_easy_setopt,
+              &::curl_easy_getinfo,
+              &::curl_easy_strerror,
+              &::curl_easy_cleanup,
+              &::curl_slist_append,
+              &::curl_slist_free_all,
+              &::curl_multi_init,
+              &::curl_multi_setopt,
+              &::curl_multi_add_handle,
+              &::curl_multi_remove_handle,
+              &::curl_multi_perform,
+              &::curl_multi_info_read,
+              &::curl_multi_poll,
+              &::curl_multi_wakeup,
+              &::curl_multi_cleanup,
+              &::curl_version_info,
+              &::curl_url,
+              &::curl_url_set,
+              &::curl_url_get,
+              &::curl_url_cleanup,
+              &::curl_free};
   api.global_init(CURL_GLOBAL_DEFAULT);
   return api;
 }
@@ -73,6 +90,11 @@ Libcurl load() {
   bind(library, api.multi_wakeup, "curl_multi_wakeup");
   bind(library, api.multi_cleanup, "curl_multi_cleanup");
   bind(library, api.version_info, "curl_version_info");
+  bind(library, api.url, "curl_url");
+  bind(library, api.url_set, "curl_url_set");
+  bind(library, api.url_get, "curl_url_get");
+  bind(library, api.url_cleanup, "curl_url_cleanup");
+  bind(library, api.free, "curl_free");
   // The library stays loaded for the life of the process.
   api.global_init(CURL_GLOBAL_DEFAULT);
   return api;

@@ -32,6 +32,12 @@ struct Libcurl {
   decltype(&::curl_multi_wakeup) multi_wakeup;
   decltype(&::curl_multi_cleanup) multi_cleanup;
   decltype(&::curl_version_info) version_info;
+  // The URL API: archfit reads URLs as libcurl, which connects to them, does.
+  decltype(&::curl_url) url;
+  decltype(&::curl_url_set) url_set;
+  decltype(&::curl_url_get) url_get;
+  decltype(&::curl_url_cleanup) url_cleanup;
+  decltype(&::curl_free) free;
 };
 
 // Loads libcurl once (and runs curl_global_init); later calls return the same

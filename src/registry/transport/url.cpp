@@ -1,59 +1,92 @@
 #include "registry/transport/url.hpp"
 
+#include <memory>
+
 #include <archfit/base/text.hpp>
+
+#include "registry/transport/libcurl.hpp"
 
 namespace archfit::registry {
 
 namespace {
 
-// Scheme and authority of an absolute URL; false when there is no "://".
-bool split_url(std::string_view url, std::string_view& scheme, std::string_view& authority,
-               std::string_view& rest) {
-  std::size_t sep = url.find("://");
-  if (sep == std::string_view::npos) return false;
-  scheme = url.substr(0, sep);
-  std::string_view after = url.substr(sep + 3);
-  std::size_t end = after.find_first_of("/?#");
-  authority = after.substr(0, end);
-  rest = end == std::string_view::npos ? std::string_view() : after.substr(end);
-  return true;
-}
+// A URL as libcurl reads it (its URL API): what archfit checks of a URL is
+// what libcurl then connects to, with no second parser to disagree.
+class Url {
+ public:
+  // An absolute URL; nothing when libcurl does not read it as one.
+  static std::optional<Url> parse(std::string_view text) {
+    Url url;
+    if (!url.set(CURLUPART_URL, std::string(text), CURLU_NON_SUPPORT_SCHEME)) return std::nullopt;
+    return url;
+  }
+
+  // The URL `reference` names, read relative to this one (RFC 3986).
+  bool follow(std::string_view reference) {
+    return set(CURLUPART_URL, std::string(reference), CURLU_NON_SUPPORT_SCHEME);
+  }
+  bool set(CURLUPart part, const std::string& value, unsigned flags = 0) {
+    return libcurl().url_set(handle_.get(), part, value.c_str(), flags) == CURLUE_OK;
+  }
+  void clear(CURLUPart part) { libcurl().url_set(handle_.get(), part, nullptr, 0); }
+  std::optional<std::string> get(CURLUPart part, unsigned flags = 0) const {
+    char* out = nullptr;
+    if (libcurl().url_get(handle_.get(), part, &out, flags) != CURLUE_OK || out == nullptr) {
+      return std::nullopt;
+    }
+    std::string text(out);
+    libcurl().free(out);
+    return text;
+  }
+
+ private:
+  struct Cleanup {
+    void operator()(CURLU* u) const { libcurl().url_cleanup(u); }
+  };
+  Url() : handle_(libcurl().url()) {}
+  std::unique_ptr<CURLU, Cleanup> handle_;
+};
 
 }  // namespace
 
-std::string origin_of(std::string_view url) {
-  std::string_view scheme, authority, rest;
-  if (!split_url(url, scheme, authority, rest)) return {};
-  std::string s = to_lower(scheme);
-  std::string a = to_lower(authority);
-  if (std::size_t at = a.rfind('@'); at != std::string::npos) a.erase(0, at + 1);
-  if ((s == "https" && a.ends_with(":443")) || (s == "http" && a.ends_with(":80"))) {
-    a.erase(a.rfind(':'));
-  }
-  return s + "://" + a;
+std::string origin_of(std::string_view text) {
+  std::optional<Url> url = Url::parse(text);
+  if (!url) return {};
+  std::string out = to_lower(url->get(CURLUPART_SCHEME).value_or("")) + "://" +
+                    to_lower(url->get(CURLUPART_HOST).value_or(""));
+  if (auto port = url->get(CURLUPART_PORT, CURLU_NO_DEFAULT_PORT)) out += ":" + *port;
+  return out;
 }
 
-std::string host_of(std::string_view url) {
-  std::string_view scheme, authority, rest;
-  if (!split_url(url, scheme, authority, rest)) return {};
-  return std::string(authority);
+std::string host_of(std::string_view text) {
+  std::optional<Url> url = Url::parse(text);
+  if (!url) return {};
+  std::string out = url->get(CURLUPART_HOST).value_or("");
+  if (auto port = url->get(CURLUPART_PORT)) out += ":" + *port;
+  return out;
 }
 
 std::string resolve_location(std::string_view base, std::string_view location) {
-  if (location.find("://") != std::string_view::npos) return std::string(location);
-  std::string_view scheme, authority, rest;
-  if (!split_url(base, scheme, authority, rest)) return std::string(location);
-  if (location.starts_with("//")) return std::string(scheme) + ":" + std::string(location);
-  std::string prefix = std::string(scheme) + "://" + std::string(authority);
-  if (location.starts_with("/")) return prefix + std::string(location);
-  std::string_view path = rest.substr(0, rest.find_first_of("?#"));
-  std::size_t slash = path.rfind('/');
-  std::string dir = slash == std::string_view::npos ? "/" : std::string(path.substr(0, slash + 1));
-  return prefix + dir + std::string(location);
+  std::optional<Url> url = Url::parse(base);
+  if (!url || !url->follow(location)) return std::string(location);
+  return url->get(CURLUPART_URL).value_or(std::string(location));
 }
 
-std::string redact_url(std::string_view url) {
-  return std::string(url.substr(0, url.find_first_of("?#")));
+std::string with_query(std::string_view text, const std::string& query) {
+  std::optional<Url> url = Url::parse(text);
+  if (!url) return {};
+  // The URL as it was given (libcurl would spell its host and escapes
+  // again), up to its fragment: a '#' starts one wherever it stands.
+  const bool has_query = url->get(CURLUPART_QUERY).has_value();
+  return std::string(text.substr(0, text.find('#'))) + (has_query ? "&" : "?") + query;
+}
+
+std::string redact_url(std::string_view text) {
+  std::optional<Url> url = Url::parse(text);
+  if (!url) return std::string(text.substr(0, text.find_first_of("?#")));
+  url->clear(CURLUPART_QUERY);
+  url->clear(CURLUPART_FRAGMENT);
+  return url->get(CURLUPART_URL).value_or("");
 }
 
 std::string form_encode(std::string_view text) {
@@ -71,6 +104,25 @@ std::string form_encode(std::string_view text) {
     }
   }
   return out;
+}
+
+std::optional<UrlParts> url_parts(std::string_view text) {
+  std::optional<Url> url = Url::parse(text);
+  if (!url) return std::nullopt;
+  auto scheme = url->get(CURLUPART_SCHEME);
+  auto host = url->get(CURLUPART_HOST);
+  auto port = url->get(CURLUPART_PORT, CURLU_DEFAULT_PORT);
+  if (!scheme || !host || !port) return std::nullopt;
+  UrlParts parts{to_lower(*scheme), *host, 0};
+  if (parts.host.size() >= 2 && parts.host.front() == '[' && parts.host.back() == ']') {
+    parts.host = parts.host.substr(1, parts.host.size() - 2);
+  }
+  try {
+    parts.port = std::stoi(*port);
+  } catch (...) {
+    return std::nullopt;
+  }
+  return parts;
 }
 
 }  // namespace archfit::registry

@@ -23,6 +23,26 @@ TEST(Url, RedirectTargets) {
   EXPECT_EQ(resolve_location(base, "sibling"), "https://r.example/v2/app/blobs/sibling");
 }
 
+TEST(Url, QueriesAfterTheURLsOwn) {
+  EXPECT_EQ(with_query("https://auth.example/token", "scope=a%3Ab"),
+            "https://auth.example/token?scope=a%3Ab");
+  EXPECT_EQ(with_query("https://auth.example/token?service=r#f", "scope=a"),
+            "https://auth.example/token?service=r&scope=a");
+  EXPECT_EQ(with_query("not a url", "scope=a"), "");
+}
+
+// What archfit checks of a URL is what libcurl connects to: the same parser.
+TEST(Url, PartsAsLibcurlReadsThem) {
+  auto parts = url_parts("HTTPS://user:pw@[::1]:5000/v2/");
+  ASSERT_TRUE(parts);
+  EXPECT_EQ(parts->scheme, "https");
+  EXPECT_EQ(parts->host, "::1");
+  EXPECT_EQ(parts->port, 5000);
+  EXPECT_EQ(url_parts("http://registry.example/")->port, 80);
+  EXPECT_EQ(url_parts("https://registry.example/")->port, 443);
+  EXPECT_FALSE(url_parts("registry.example/v2/"));
+}
+
 TEST(Url, RedactionAndFormEncoding) {
   EXPECT_EQ(redact_url("https://s3.example/b?X-Amz-Signature=secret#f"), "https://s3.example/b");
   EXPECT_EQ(form_encode("repository:a/b:pull"), "repository%3Aa%2Fb%3Apull");
