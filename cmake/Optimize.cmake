@@ -29,6 +29,10 @@ if(ARCHFIT_PGO STREQUAL "generate")
   # Atomic counters: archfit's threads count into the same files.
   add_compile_options(-fprofile-generate -fprofile-update=atomic)
   add_link_options(-fprofile-generate)
+  # Every training run hashes with one key (base/key_index.cpp): a key drawn
+  # at random would send the runs down other branches each time, and the
+  # profile, so the executable, would differ from build to build.
+  add_compile_definitions(ARCHFIT_FIXED_HASH_KEY)
 elseif(ARCHFIT_PGO STREQUAL "use")
   # A test or benchmark program the training never ran has no profile: it is
   # compiled as without one, silently.

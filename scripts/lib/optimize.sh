@@ -81,13 +81,19 @@ build_from_profile() {
   # A profile is of one build: counts an earlier build left would not match.
   find "$build" -name '*.gcda' -delete
   log "training it"
-  # Always a directory of the same length: paths in the reports are counted.
-  local work
-  work=$(mktemp -d /tmp/archfit-training.XXXXXXXX)
+  # Always the same directory: the paths of what it reads are counted (their
+  # length, and the buckets their hashes fall in), so every build's runs must
+  # see the same ones. One training at a time on a machine takes it.
+  local work=/tmp/archfit-training
   local exe=("$build/archfit")
   [ -z "$runner" ] || exe=("$runner" "$build/archfit")
-  train_archfit "$src" "$work" "${exe[@]}"
-  rm -rf -- "$work"
+  (
+    flock 9
+    rm -rf -- "$work"
+    mkdir -p -- "$work"
+    train_archfit "$src" "$work" "${exe[@]}"
+    rm -rf -- "$work"
+  ) 9>/tmp/archfit-training.lock
   log "building $build/archfit from the profile"
   cmake "${args[@]}" -DARCHFIT_PGO=use >>"$out" 2>&1 ||
     { tail -n 40 "$out" >&2; die "cmake failed (log: $out)"; }

@@ -18,6 +18,12 @@ struct SipKey {
 };
 
 SipKey draw_key() {
+#ifdef ARCHFIT_FIXED_HASH_KEY
+  // The executable a release is trained with (ARCHFIT_PGO=generate, never
+  // shipped): the same key in every run, so that its runs take the same
+  // branches and two builds of a commit are trained alike, to the byte.
+  return SipKey{0x736f6d6570736575ull, 0x646f72616e646f6dull};
+#endif
   std::array<std::uint64_t, 2> words{};
   std::size_t got = 0;
   auto* bytes = reinterpret_cast<unsigned char*>(words.data());

@@ -37,7 +37,29 @@
 #endif
 #endif
 
-#ifndef ARCHFIT_OWN_SANITIZER_HEAP
+#if defined(ARCHFIT_ALLOCATOR_MIMALLOC) && !defined(ARCHFIT_OWN_SANITIZER_HEAP)
+// -DARCHFIT_ALLOCATOR=mimalloc: mimalloc's heap for malloc and operator new
+// alike (linked in, so it takes malloc's place), for measuring against the
+// cache (bench/JOURNAL.md, "mimalloc").
+#include <mimalloc-new-delete.h>
+
+bool archfit::cli::thread_cache_active() {
+  return false;
+}
+
+void archfit::cli::grow_heap_in_large_steps() {}
+
+#elif defined(ARCHFIT_ALLOCATOR_MALLOC) && !defined(ARCHFIT_OWN_SANITIZER_HEAP)
+// -DARCHFIT_ALLOCATOR=malloc: the C library's malloc alone, for measuring.
+bool archfit::cli::thread_cache_active() {
+  return false;
+}
+
+void archfit::cli::grow_heap_in_large_steps() {
+  mallopt(M_TOP_PAD, static_cast<int>(archfit::cli::kHeapStep));
+}
+
+#elif !defined(ARCHFIT_OWN_SANITIZER_HEAP)
 namespace {
 
 constexpr std::size_t kClasses = 65;  // usable sizes 8, 24, ... 1016

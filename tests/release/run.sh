@@ -84,10 +84,12 @@ for arch in amd64 arm64; do
 done
 
 corpus=$(ARCHFIT_REQUIRE_CORPUS=1 find_corpus)
-# kubectl (kustomize), helm 3 and helm 4 for the paths from the release alone.
+# kubectl (kustomize), helm 3 and helm 4, and verdaccio (a local npm registry) for
+# the paths from the release alone.
 source scripts/lib/tools.sh
 ensure_kubectl
 ensure_helm3
+ensure_verdaccio
 command -v kpt >/dev/null || die "kpt is not installed (Debian: google-cloud-cli-kpt)"
 cd "$top/tests/release"
 ARCHFIT_DIST=$work/dist-a ARCHFIT_DIST_AGAIN=$work/dist-b ARCHFIT_CORPUS=$corpus \

@@ -115,9 +115,15 @@ class Release(unittest.TestCase):
             set(listed) - image, {os.path.basename(archive(a)) for a in ARCHS}
             | {os.path.basename(deb(a)) for a in ARCHS} | {"archfit.krew.yaml", "install.sh"}
             | {f"archfit-{VERSION}.tgz", f"archfit-{VERSION}-helm3.tgz", f"archfit-cli-{VERSION}.tgz"}
-            | {f"archfit-plugins-{VERSION}.tar.gz"}
+            | {f"archfit-plugins-{VERSION}.tar.gz", "archfit-image-index.json"}
             | {f"archfit-linux-{cpus[a]}-{VERSION}.tgz" for a in ARCHS})
         self.assertIn("archfit-image/index.json", listed, "the image is covered too")
+        # The index as a release file is the image's index itself: its
+        # checksum is the digest a user pulls the image by.
+        with open(os.path.join(LAYOUT, "index.json")) as f:
+            [tagged] = [m for m in json.load(f)["manifests"]
+                        if m.get("annotations", {}).get("org.opencontainers.image.ref.name") == VERSION]
+        self.assertEqual(tagged["digest"], "sha256:" + listed["archfit-image-index.json"])
         for d, _, names in os.walk(LAYOUT):
             for n in names:
                 self.assertEqual(os.stat(os.path.join(d, n)).st_mode & 0o644, 0o644, n)
