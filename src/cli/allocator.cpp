@@ -40,8 +40,12 @@
 #if defined(ARCHFIT_ALLOCATOR_MIMALLOC) && !defined(ARCHFIT_OWN_SANITIZER_HEAP)
 // -DARCHFIT_ALLOCATOR=mimalloc: mimalloc's heap for malloc and operator new
 // alike (linked in, so it takes malloc's place), for measuring against the
-// cache (bench/JOURNAL.md, "mimalloc").
+// cache (bench/JOURNAL.md, "mimalloc"). Its object file for a static
+// release defines operator new and delete itself; with the shared library
+// they are mimalloc's here.
+#ifndef ARCHFIT_MIMALLOC_OBJECT
 #include <mimalloc-new-delete.h>
+#endif
 
 bool archfit::cli::thread_cache_active() {
   return false;

@@ -31,10 +31,20 @@ build_executable() {
   # configured, as part of archfit's build, so that the profile and the
   # link-time optimisation reach the parser.
   local libyaml=${prefix%/stage/usr/local}/build/libyaml
+  # The heap: mimalloc, built from Debian's source (bench/JOURNAL.md,
+  # "mimalloc"); ARCHFIT_RELEASE_ALLOCATOR=cache builds the old one, to
+  # measure the two against each other.
+  local allocator=${ARCHFIT_RELEASE_ALLOCATOR:-mimalloc} heap=()
+  if [ "$allocator" = mimalloc ]; then
+    heap=(-DARCHFIT_ALLOCATOR=mimalloc -DARCHFIT_MIMALLOC_PREFIX="$(build_mimalloc "$cache" "$arch")")
+  else
+    heap=(-DARCHFIT_ALLOCATOR="$allocator")
+  fi
   PKG_CONFIG_LIBDIR="$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="${prefix%/usr/local}" \
     build_from_profile "$src" "$build" "$log" "$runner" "${toolchain[@]}" \
     -DARCHFIT_STATIC=ON -DARCHFIT_VERSION="$version" -DOPENSSL_ROOT_DIR="$prefix" \
-    -DARCHFIT_LIBYAML_SOURCE="$libyaml" -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF
+    -DARCHFIT_LIBYAML_SOURCE="$libyaml" -DARCHFIT_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=OFF \
+    "${heap[@]}"
   "$triplet-strip" --strip-all --remove-section=.comment -o "$out" "$build/archfit"
   check_static "$out" "$arch" "$version"
 }

@@ -19,6 +19,11 @@ RELEASE_SOURCES=(
   "nghttp2 1.52.0-1+deb12u3 d4fcb364e461616ef63cb0653a71f08a9ae23703d497745e90160ed7d1eda393"
   "curl 7.88.1-10+deb12u15 2744f12e3aef161c0361743fa1b318296b122e566e47f381e4a63320fbcc23f4"
 )
+# The heap, built on its own (scripts/lib/release/mimalloc.sh): a new pin
+# here does not build the libraries above again.
+ALLOCATOR_SOURCES=(
+  "mimalloc 2.0.9+ds-2 fb324e4faaa693d90f5bf0a8e652ea96f41d4c7f6ea432ea819756e8f70ce42d"
+)
 
 # The suites the pins come from (bookworm and its security and point updates).
 RELEASE_SUITES=(
@@ -43,7 +48,7 @@ apt_private() {
 fetch_sources() {
   local cache=$1 apt=$1/apt entry name version sum
   local missing=()
-  for entry in "${RELEASE_SOURCES[@]}"; do
+  for entry in "${RELEASE_SOURCES[@]}" "${ALLOCATOR_SOURCES[@]}"; do
     read -r name version sum <<<"$entry"
     [ -f "$cache/src/${name}_$version/.unpacked" ] || missing+=("$entry")
   done
@@ -85,7 +90,7 @@ fetch_sources() {
 # source_dir CACHE NAME: where the pinned source of NAME was unpacked.
 source_dir() {
   local cache=$1 want=$2 entry name version sum
-  for entry in "${RELEASE_SOURCES[@]}"; do
+  for entry in "${RELEASE_SOURCES[@]}" "${ALLOCATOR_SOURCES[@]}"; do
     read -r name version sum <<<"$entry"
     [ "$name" = "$want" ] && { printf '%s\n' "$cache/src/${name}_$version"; return 0; }
   done
