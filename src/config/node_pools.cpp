@@ -45,16 +45,40 @@ void read_declared_pools(const Field& value, ParsedConfig& out) {
     p.file = where.file;
     p.line = where.line;
     p.column = where.column;
-    for (const Field::Entry& e : item.entries({"name", "labels", "taints", "archs"})) {
+    for (const Field::Entry& e :
+         item.entries({"name", "labels", "taints", "archs", "os", "wellKnownLabels"})) {
       if (e.value.is_null()) continue;
-      if (e.key == "name") {
+      if (e.key == "os") {
+        static const std::vector<std::string_view> kSystems = {"linux", "windows"};
+        p.os = std::string(kSystems[e.value.as_enum("an operating system", kSystems)]);
+      } else if (e.key == "wellKnownLabels") {
+        std::set<std::string> keys;
+        for (const Field& k : e.value.items()) {
+          std::string key = k.as_string();
+          if (!nodepools::is_well_known_node_label(key)) {
+            k.fail("\"" + key + "\" is not a well-known label a node carries; these are " +
+                   nodepools::well_known_node_labels());
+          }
+          keys.insert(std::move(key));
+        }
+        p.well_known = std::move(keys);
+      } else if (e.key == "name") {
         p.name = e.value.as_string();
         if (!names.insert(p.name).second) e.value.fail("names a pool twice: \"" + p.name + "\"");
       } else if (e.key == "labels") {
         p.labels = read_labels(e.value);
       } else if (e.key == "taints") {
-        for (const Field& t : e.value.items())
-          p.taints.push_back(read_taint(t));
+        for (const Field& t : e.value.items()) {
+          nodepools::Taint taint = read_taint(t);
+          for (const nodepools::Taint& other : p.taints) {
+            if (other.key == taint.key && other.effect == taint.effect) {
+              t.fail("a second taint with key " + taint.key + " and effect " + taint.effect +
+                     ": a node carries one taint of a key and effect (the API server refuses "
+                     "such a Node)");
+            }
+          }
+          p.taints.push_back(std::move(taint));
+        }
       } else {
         for (const Field& a : e.value.items())
           p.instance_archs.insert(a.as_architecture());

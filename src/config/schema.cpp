@@ -78,7 +78,8 @@ const std::vector<KeySpec>& config_keys() {
        [](const Field& f, ParsedConfig& c) { c.config.annotate = f.as_bool(); }},
       {"nodePools.fix", "boolean",
        [](const Field& f, ParsedConfig& c) { c.config.node_pools.fix = f.as_bool(); }},
-      {"nodePools.pools", "list of {name, labels, taints, archs}", read_declared_pools},
+      {"nodePools.pools", "list of {name, labels, taints, archs, os, wellKnownLabels}",
+       read_declared_pools},
       {"nodePools.instanceArchs", "map of instance type to architecture", read_instance_archs},
       {"spread.profiles", "list of {name, groups, workloads, realisation, label}",
        read_spread_profiles},
@@ -123,6 +124,8 @@ const std::vector<KeySpec>& config_keys() {
        [](const Field& f, ParsedConfig& c) { c.resolve.docker_config = read_path(f); }},
       {"resolve.credentialsDir", "path",
        [](const Field& f, ParsedConfig& c) { c.resolve.credentials_dir = read_path(f); }},
+      {"featureGates.TaintTolerationComparisonOperators", "boolean",
+       [](const Field& f, ParsedConfig& c) { c.config.taint_comparison_operators = f.as_bool(); }},
   };
   return keys;
 }

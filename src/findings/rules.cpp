@@ -85,6 +85,12 @@ constexpr std::array kRules = {
          "labels and requirements against nodeSelector and required node affinity, and the "
          "architectures the images run on. The pods would stay Pending. The message gives each "
          "pool's first reason, in Karpenter's words."},
+    Rule{"pool-fit-needs-node-names", Severity::Warning, false,
+         "The pods fit a node pool only on nodes of the names they require",
+         "The template's required node affinity names nodes (matchFields on metadata.name, "
+         "or kubernetes.io/hostname In): a pool's description does not say what its nodes are "
+         "called, so archfit cannot tell whether the pods will find such a node. Name nodes "
+         "by labels a pool declares instead, or check the names against the cluster."},
     Rule{"pools-not-checked", Severity::Warning, false,
          "archfit stopped checking pod templates against the node pools",
          "Checking every template against every pool grows as their product. archfit checks "

@@ -9,13 +9,18 @@ namespace {
 // Checks each planned template against the pools of its setting.
 class FeasibilityPass : public run::DocumentPass {
  public:
-  FeasibilityPass(const nodepools::PoolSet& pools, WorkBudget& budget, std::atomic<bool>& unchecked)
-      : pools_(pools), budget_(budget), unchecked_(unchecked) {}
+  FeasibilityPass(const nodepools::PoolSet& pools, WorkBudget& budget, std::atomic<bool>& unchecked,
+                  bool comparison_operators)
+      : pools_(pools),
+        budget_(budget),
+        unchecked_(unchecked),
+        comparison_operators_(comparison_operators) {}
   void check(const run::PlannedTemplate& t, std::vector<findings::Finding>& out) const override {
     // Once the budget is spent nothing more is checked, and that is said once.
     if (budget_.spent() && unchecked_.load()) return;
     bool unchecked = false;
-    std::optional<findings::Finding> f = check_feasibility(t, pools_, budget_, &unchecked);
+    std::optional<findings::Finding> f =
+        check_feasibility(t, pools_, budget_, &unchecked, comparison_operators_);
     if (unchecked && unchecked_.exchange(true)) return;
     if (f) out.push_back(std::move(*f));
   }
@@ -24,6 +29,7 @@ class FeasibilityPass : public run::DocumentPass {
   const nodepools::PoolSet& pools_;
   WorkBudget& budget_;
   std::atomic<bool>& unchecked_;
+  bool comparison_operators_;
 };
 
 bool has_topology_profiles(const placement::Config& config) {
@@ -104,7 +110,8 @@ std::optional<run::OwnDocument> NodePools::own(const run::DocumentScope& doc) co
 std::unique_ptr<run::DocumentPass> NodePools::pass(const run::DocumentView& doc) const {
   const nodepools::PoolSet& set = *sets_[doc.setting];
   if (set.empty()) return nullptr;
-  return std::make_unique<FeasibilityPass>(set, *budget_, unchecked_);
+  return std::make_unique<FeasibilityPass>(set, *budget_, unchecked_,
+                                           configs_[doc.setting]->taint_comparison_operators);
 }
 
 }  // namespace archfit::nodepools

@@ -416,15 +416,21 @@ void give_spread_values(std::vector<nodepools::Pool>& all, const nodepools::Spre
 
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
                                                    const nodepools::PoolSet& pools,
-                                                   WorkBudget& budget, bool* unchecked) {
+                                                   WorkBudget& budget, bool* unchecked,
+                                                   bool comparison_operators) {
   if (pools.empty()) return std::nullopt;
   const Value* spec = t.plan.desired.find("spec");
   nodepools::PodNeeds needs = nodepools::needs_of(spec != nullptr ? *spec : Value::mapping());
+  needs.comparison_operators = comparison_operators;
   if (!t.plan.platforms.empty()) {
     std::set<std::string> archs;
-    for (const image::Platform& p : t.plan.platforms)
+    std::set<std::string> oses;
+    for (const image::Platform& p : t.plan.platforms) {
       archs.insert(p.architecture);
+      oses.insert(p.os);
+    }
     needs.archs = std::move(archs);
+    needs.oses = std::move(oses);
   }
   nodepools::PoolSet::Answer answer = pools.check(needs, budget);
   const manifest::Workload& w = *t.where.workload;
@@ -438,6 +444,14 @@ std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
                     "than the " +
                     std::to_string(budget.total()) +
                     " steps a run of this size may take (docs/node-pools.md, \"Many pools\")",
+                t.where.file, t.where.document, t.where.pod_template->node,
+                {w.api_version, w.kind, w.name, w.namespace_name});
+  } else if (answer.fits && !answer.by_name.empty()) {
+    f = finding("pool-fit-needs-node-names",
+                "the pods of " + w.kind + " \"" + w.name + "\" fit " + answer.by_name +
+                    " only on nodes of the names they require (matchFields on metadata.name, or "
+                    "kubernetes.io/hostname In): archfit cannot know a pool's node names "
+                    "offline, so whether such a node exists is for the cluster to say",
                 t.where.file, t.where.document, t.where.pod_template->node,
                 {w.api_version, w.kind, w.name, w.namespace_name});
   } else if (answer.fits) {

@@ -201,7 +201,8 @@ class Planner {
   }
 
   void place() {
-    std::vector<detail::Problem> problems = detail::validate_view(plan_.user());
+    std::vector<detail::Problem> problems =
+        detail::validate_view(plan_.user(), config_.taint_comparison_operators);
     for (const detail::Problem& p : problems) {
       report_.add(p.rule, findings::Severity::Error,
                   p.message + "; archfit leaves this template alone", node_at(p.field), p.field);

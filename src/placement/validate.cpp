@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 
+#include <archfit/nodepools/model/feasibility.hpp>
+#include <archfit/nodepools/model/names.hpp>
+
 #include "placement/view.hpp"
 
 namespace archfit::placement::detail {
@@ -51,9 +54,22 @@ bool is_integer(const std::string& s) {
   return ec == std::errc() && end == s.data() + s.size() && begin != end;
 }
 
+using nodepools::Syntax;
+
+// Why `text` is not a label key ("" when it is).
+std::string bad_key(const std::string& text) {
+  std::string why;
+  return nodepools::is_valid(Syntax::QualifiedName, text, &why) ? "" : why;
+}
+std::string bad_value(const std::string& text) {
+  std::string why;
+  return nodepools::is_valid(Syntax::LabelValue, text, &why) ? "" : why;
+}
+
 class Validator {
  public:
   std::vector<Problem> problems;
+  bool comparison_operators = false;
 
   void add(const char* rule, const Path& field, std::string message) {
     problems.push_back(Problem{rule, field, std::move(message)});
@@ -76,6 +92,16 @@ class Validator {
         add(kAffinityRule, field / e.first,
             "nodeSelector value of " + e.first + " is " + type_name(e.second) + " (" +
                 shown(e.second) + "); label values are strings: quote it");
+      } else if (std::string why = bad_key(e.first); !why.empty()) {
+        add(kAffinityRule, field / e.first,
+            "the nodeSelector key \"" + e.first + "\" is not a label key (" + why +
+                "), which the API server refuses");
+      } else if (std::string bad = bad_value(e.second.as_string()); !bad.empty()) {
+        add(kAffinityRule, field / e.first,
+            "the nodeSelector value " + shown(e.second) + " of " + e.first +
+                " is not a label value (" + bad +
+                "), which the API server refuses: no node "
+                "carries it");
       }
     }
   }
@@ -120,6 +146,27 @@ class Validator {
               "the requirement on " + k + " has the value " + shown(item) + ", which is " +
                   type_name(item) + "; label values are strings: quote it");
           return;
+        }
+      }
+    }
+    if (!fields) {
+      if (std::string why = bad_key(k); !why.empty()) {
+        add(kAffinityRule, field / "key",
+            "the requirement's key \"" + k + "\" is not a label key (" + why +
+                "): the scheduler cannot read it and matches no node, and the API server "
+                "refuses it");
+        return;
+      }
+      if ((o == "In" || o == "NotIn") && n > 0) {
+        for (const Value& item : values->items()) {
+          if (std::string why = bad_value(item.as_string()); !why.empty()) {
+            add(kAffinityRule, field / "values",
+                "the requirement " + k + " " + o + " has the value " + shown(item) +
+                    ", which is not a label value (" + why +
+                    "): the scheduler cannot read it and matches no node, and the API server "
+                    "refuses it");
+            return;
+          }
         }
       }
     }
@@ -239,9 +286,24 @@ class Validator {
       };
       std::string op = text("operator");
       std::string effect = text("effect");
-      if (!op.empty() && op != "Equal" && op != "Exists") {
+      const bool comparison = op == "Gt" || op == "Lt";
+      if (comparison && !comparison_operators) {
         add(kTolerationRule, here / "operator",
-            "the toleration's operator is \"" + op + "\"; use Equal or Exists");
+            "the toleration's operator is " + op +
+                ", which the API server refuses unless the cluster enables the feature gate "
+                "TaintTolerationComparisonOperators (say so with featureGates in "
+                ".archfit.yaml); use Equal or Exists");
+      } else if (comparison && !nodepools::canonical_integer(text("value"))) {
+        add(kTolerationRule, here / "value",
+            "a toleration with operator " + op + " compares integers, and \"" + text("value") +
+                "\" is not one (no sign but -, no leading zero)");
+      } else if (!op.empty() && op != "Equal" && op != "Exists" && !comparison) {
+        add(kTolerationRule, here / "operator",
+            "the toleration's operator is \"" + op + "\"; use Equal or Exists" +
+                (comparison_operators ? ", or Gt or Lt" : ""));
+      } else if (std::string why = text("key").empty() ? "" : bad_key(text("key")); !why.empty()) {
+        add(kTolerationRule, here / "key",
+            "the toleration's key \"" + text("key") + "\" is not a label key (" + why + ")");
       } else if (op == "Exists" && !text("value").empty()) {
         add(kTolerationRule, here / "value",
             "a toleration with operator Exists must not have a value");
@@ -268,8 +330,9 @@ class Validator {
 
 }  // namespace
 
-std::vector<Problem> validate_view(const Value& view) {
+std::vector<Problem> validate_view(const Value& view, bool comparison_operators) {
   Validator v;
+  v.comparison_operators = comparison_operators;
   if (const Value* metadata = view.find("metadata"); metadata != nullptr && !metadata->is_null()) {
     if (!metadata->is_mapping()) {
       v.add("uneditable-yaml", yaml::key_path({"metadata"}),

@@ -20,6 +20,8 @@ struct Problem {
 };
 
 // Problems of a template view (view.hpp), in field order.
-std::vector<Problem> validate_view(const yaml::Value& view);
+// `comparison_operators`: the cluster enables the feature gate
+// TaintTolerationComparisonOperators (tolerations may use Gt and Lt).
+std::vector<Problem> validate_view(const yaml::Value& view, bool comparison_operators = false);
 
 }  // namespace archfit::placement::detail

@@ -55,11 +55,14 @@ PoolDocument analyze_pool_document(const yaml::Tree& tree, std::uint32_t first_l
 void give_spread_values(std::vector<nodepools::Pool>& all, const nodepools::SpreadLabels& labels);
 
 // no-feasible-pool for a planned template, as fix leaves it, when no pool
-// can run its pods; nothing when one can or there are no pools. When the
+// can run its pods; pool-fit-needs-node-names when they fit only on nodes of
+// names they require; nothing when one can or there are no pools. When the
 // run's budget cannot pay for the check, pools-not-checked, and `unchecked`
-// is set.
+// is set. `comparison_operators`: the cluster enables the feature gate
+// TaintTolerationComparisonOperators.
 std::optional<findings::Finding> check_feasibility(const PlannedTemplate& t,
                                                    const nodepools::PoolSet& pools,
-                                                   WorkBudget& budget, bool* unchecked = nullptr);
+                                                   WorkBudget& budget, bool* unchecked = nullptr,
+                                                   bool comparison_operators = false);
 
 }  // namespace archfit::nodepools

@@ -89,6 +89,11 @@ struct Config {
   // of the input (nodePools).
   nodepools::Settings node_pools;
 
+  // The cluster enables the feature gate TaintTolerationComparisonOperators
+  // (featureGates): tolerations with operators Gt and Lt are accepted and
+  // compare numerically.
+  bool taint_comparison_operators = false;
+
   // The defaults docs/configuration.md gives, completed.
   static Config defaults();
 

@@ -85,6 +85,17 @@ std::string_view kind_name(LabelKind kind) {
   return "undefined";
 }
 
+bool is_well_known_node_label(std::string_view key) {
+  return listed(kFixedAlways, key);
+}
+
+std::string well_known_node_labels() {
+  std::string out;
+  for (std::string_view key : kFixedAlways)
+    out += (out.empty() ? "" : ", ") + std::string(key);
+  return out;
+}
+
 std::string_view normalized_label(std::string_view key) {
   for (const auto& [alias, name] : kAliases) {
     if (key == alias) return name;

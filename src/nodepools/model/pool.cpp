@@ -95,8 +95,14 @@ std::string_view source_name(PoolSource source) {
 
 LabelKind Pool::label_kind(std::string_view key) const {
   key = normalized_label(key);
-  return karpenter() ? karpenter_label_kind(key, source == PoolSource::Provisioner)
-                     : fixed_label_kind(key);
+  if (karpenter()) return karpenter_label_kind(key, source == PoolSource::Provisioner);
+  LabelKind fixed = fixed_label_kind(key);
+  // A declared pool whose nodes lack a well-known label (a bare-metal pool
+  // without zones): it is not there.
+  if (fixed == LabelKind::Always && well_known && !well_known->contains(std::string(key))) {
+    return LabelKind::Undefined;
+  }
+  return fixed;
 }
 
 namespace {

@@ -51,6 +51,13 @@ std::string pool_signature(const Pool& p, bool named) {
   for (const std::string& t : p.unknown_types)
     put(out, t);
   put(out, p.os ? "o" + *p.os : "-");
+  if (p.well_known) {
+    put(out, "w" + std::to_string(p.well_known->size()));
+    for (const std::string& k : *p.well_known)
+      put(out, k);
+  } else {
+    put(out, "-");
+  }
   return out;
 }
 
@@ -65,16 +72,24 @@ std::string key_of(const PodNeeds& n) {
     put(out, v);
   }
   put(out, "t" + std::to_string(n.terms.size()));
-  for (const std::vector<Requirement>& term : n.terms) {
-    put(out, std::to_string(term.size()));
-    for (const Requirement& r : term) {
+  for (const Term& term : n.terms) {
+    put(out, std::to_string(term.expressions.size()));
+    for (const Requirement& r : term.expressions) {
       put(out, r.key);
       put(out, operator_name(r.op));
       put(out, std::to_string(r.values.size()));
       for (const std::string& v : r.values)
         put(out, v);
     }
+    put(out, "n" + std::to_string(term.names.size()));
+    for (const std::string& name : term.names)
+      put(out, name);
+    put(out, "x" + std::to_string(term.not_names.size()));
+    for (const std::string& name : term.not_names)
+      put(out, name);
+    put(out, term.matches_nothing);
   }
+  put(out, n.comparison_operators ? "c" : "-");
   put(out, "o" + std::to_string(n.tolerations.size()));
   for (const Toleration& t : n.tolerations) {
     put(out, t.key);
@@ -85,12 +100,14 @@ std::string key_of(const PodNeeds& n) {
   put(out, "k" + std::to_string(n.spread_keys.size()));
   for (const std::string& k : n.spread_keys)
     put(out, k);
-  if (n.archs) {
-    put(out, "a" + std::to_string(n.archs->size()));
-    for (const std::string& a : *n.archs)
-      put(out, a);
-  } else {
-    put(out, "-");
+  for (const auto* set : {&n.archs, &n.oses}) {
+    if (*set) {
+      put(out, "a" + std::to_string((*set)->size()));
+      for (const std::string& a : **set)
+        put(out, a);
+    } else {
+      put(out, "-");
+    }
   }
   return out;
 }
@@ -98,10 +115,10 @@ std::string key_of(const PodNeeds& n) {
 // The steps one check of the needs against a pool takes: each term is
 // checked with the nodeSelector and the architectures added to it.
 std::uint64_t size_of(const PodNeeds& n) {
-  const std::uint64_t common = n.node_selector.size() + (n.archs ? 1 : 0);
+  const std::uint64_t common = n.node_selector.size() + (n.archs ? 1 : 0) + (n.oses ? 1 : 0);
   std::uint64_t size = 1 + n.tolerations.size() + n.spread_keys.size() + common;
-  for (const std::vector<Requirement>& term : n.terms)
-    size += common + term.size();
+  for (const Term& term : n.terms)
+    size += common + term.expressions.size() + term.names.size() + term.not_names.size();
   return size;
 }
 
@@ -116,8 +133,8 @@ bool names_pools(const PodNeeds& n) {
   for (const auto& [k, v] : n.node_selector) {
     if (named(k)) return true;
   }
-  for (const std::vector<Requirement>& term : n.terms) {
-    for (const Requirement& r : term) {
+  for (const Term& term : n.terms) {
+    for (const Requirement& r : term.expressions) {
       if (named(r.key)) return true;
     }
   }
@@ -191,12 +208,19 @@ std::vector<std::uint32_t> PoolSet::candidates(const PodNeeds& needs) const {
 PoolSet::Answer PoolSet::answer(const PodNeeds& needs, WorkBudget& budget) const {
   const std::uint64_t asked = size_of(needs);
   Answer out;
+  // A pool where the pods fit only on nodes of the names they require: the
+  // answer unless another pool takes them without.
+  std::optional<std::uint32_t> by_name;
   auto fits = [&](std::uint32_t pool, std::uint64_t weight) {
     if (!budget.spend(weight + asked)) {
       out.checked = false;
       return false;
     }
-    return !why_not(needs, keys_[pool]);
+    bool named = false;
+    if (why_not(needs, keys_[pool], &named)) return false;
+    if (!named) return true;
+    if (!by_name) by_name = pool;
+    return false;
   };
   if (names_pools(needs)) {
     // Pools differ by name here: each is asked.
@@ -211,6 +235,10 @@ PoolSet::Answer PoolSet::answer(const PodNeeds& needs, WorkBudget& budget) const
     }
   }
   if (!out.checked) return out;
+  if (by_name) {
+    out.by_name = pools_[*by_name]->title();
+    return out;
+  }
   out.fits = false;
   out.reasons = reasons(needs);
   return out;

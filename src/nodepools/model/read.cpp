@@ -13,9 +13,29 @@ namespace {
 using yaml::fail_at;
 using yaml::NodeRef;
 
+// What a number, a boolean or a null reads as, for messages.
+std::string type_of(NodeRef scalar) {
+  switch (scalar.resolve().type) {
+    case yaml::ScalarType::Bool:
+      return "a boolean";
+    case yaml::ScalarType::Int:
+    case yaml::ScalarType::Float:
+      return "a number";
+    default:
+      return "not a string";
+  }
+}
+
+// A string field as Kubernetes decodes it: a null is the empty string, a
+// number or a boolean is refused (the API server's decoder refuses them).
 std::string text_of(NodeRef node, const std::string& what) {
-  if (!node) return {};
+  node = node.resolved();
+  if (!node || node.is_null()) return {};
   if (!node.is_scalar()) fail_at(node, what + std::string(" must be a string"));
+  if (!node.is_string()) {
+    fail_at(node, what + " is " + type_of(node) + " (" + std::string(node.scalar()) +
+                      "), where Kubernetes reads a string: quote it");
+  }
   return std::string(node.scalar());
 }
 
@@ -26,9 +46,8 @@ std::vector<std::pair<std::string, std::string>> labels_of(NodeRef mapping,
   if (!mapping.is_mapping())
     fail_at(mapping, what + std::string(" must be a mapping of label to value"));
   for (std::size_t i = 0; i < mapping.size(); ++i) {
-    NodeRef value = mapping.value(i).resolved();
-    out.emplace_back(yaml::key_text(mapping.key(i)),
-                     value.is_scalar() ? std::string(value.scalar()) : "");
+    std::string key = yaml::key_text(mapping.key(i));
+    out.emplace_back(key, text_of(mapping.value(i), "the value of " + what + " " + key));
   }
   return out;
 }
@@ -58,8 +77,17 @@ Taint taint_of(NodeRef item, const std::string& what) {
 
 std::vector<Taint> taints_of(NodeRef list, const std::string& what) {
   std::vector<Taint> out;
-  each_item(list, what,
-            [&](NodeRef item, std::size_t) { out.push_back(taint_of(item, "a taint")); });
+  each_item(list, what, [&](NodeRef item, std::size_t) {
+    Taint t = taint_of(item, "a taint");
+    for (const Taint& other : out) {
+      if (other.key == t.key && other.effect == t.effect) {
+        fail_at(item, "a second taint with key " + t.key + " and effect " + t.effect +
+                          ": a node carries one taint of a key and effect, and the API server "
+                          "refuses such a Node");
+      }
+    }
+    out.push_back(std::move(t));
+  });
   return out;
 }
 

@@ -422,7 +422,7 @@ INSTANTIATE_TEST_SUITE_P(
             "1:1: clusterPlatform: unknown key; valid keys here: apiVersion, kind, metadata, "
             "clusterPlatforms, architectures, placement, nodePools, spread, kinds, namespaces, "
             "selector, "
-            "optOutAnnotation, resolve (did you mean \"clusterPlatforms\"?)"},
+            "optOutAnnotation, resolve, featureGates (did you mean \"clusterPlatforms\"?)"},
         Bad{"SpreadGroupWithLabelAndPool",
             "spread:\n  profiles:\n  - name: a\n    groups:\n    - {nodeLabel: t=a, pool: p, "
             "weight: 1}\n",
@@ -482,7 +482,7 @@ INSTANTIATE_TEST_SUITE_P(
             "1:1: OptOutAnnotation: unknown key; valid keys here: apiVersion, kind, metadata, "
             "clusterPlatforms, architectures, placement, nodePools, spread, kinds, namespaces, "
             "selector, "
-            "optOutAnnotation, resolve (did you mean \"optOutAnnotation\"?)"},
+            "optOutAnnotation, resolve, featureGates (did you mean \"optOutAnnotation\"?)"},
         Bad{"DottedKeyOutsideConfigMap", "placement.mode: preferred\n",
             "1:1: placement.mode: dotted keys are for a ConfigMap's data; nest it here, as "
             "placement: {mode: ...}"},

@@ -12,6 +12,13 @@
 
 namespace archfit::nodepools {
 
+// The well-known labels every node of a node group carries (kubelet's and
+// the cloud's: kubernetes.io/arch, kubernetes.io/os, kubernetes.io/hostname,
+// the instance type, zone and region), which a declared pool may say its
+// nodes lack (wellKnownLabels); and their names, comma-separated.
+bool is_well_known_node_label(std::string_view key);
+std::string well_known_node_labels();
+
 enum class LabelKind {
   Always,      // every node carries it; Karpenter gives a new node the value a pod asks for
   Optional,    // only the nodes of some instance types carry it (a GPU's name)

@@ -70,6 +70,9 @@ struct Pool {
   std::set<std::string> instance_archs;
   std::vector<std::string> unknown_types;
   std::optional<std::string> os;  // a node group's operating system, when its AMI says
+  // A declared pool's own word on which of the well-known labels its nodes
+  // carry (wellKnownLabels); unset: every one a node group's nodes carry.
+  std::optional<std::set<std::string>> well_known;
 
   bool karpenter() const {
     return source == PoolSource::NodePool || source == PoolSource::Provisioner;

@@ -52,6 +52,9 @@ class PoolSet {
     // When no pool can run the pods: the first pools' reasons, in
     // Karpenter's words, and how many more there are.
     std::string reasons;
+    // When they fit only on nodes of the names they require: the first pool
+    // where they do (its title). Node names are not known offline.
+    std::string by_name;
   };
   // Whether some pool can run pods with these needs. Safe from several
   // threads at once.

@@ -230,8 +230,10 @@ TEST(KarpenterMessages, SayWhyInKarpentersWords) {
                 "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "
                 "{nodeSelectorTerms: [{matchExpressions: [{key: kubernetes.io/arch, operator: In, "
                 "values: []}]}]}}}\n"),
-            "requirement kubernetes.io/arch In [] lists no value: no node matches it, and the API "
-            "server refuses it");
+            // What neither can read is the scheduler's to say.
+            "node(s) didn't match Pod's node affinity/selector: the term nodeSelectorTerms[0] "
+            "matches no node: it cannot read the requirement kubernetes.io/arch In []: it lists no "
+            "value");
   EXPECT_EQ(why(kNone, "nodeSelector: {karpenter.sh/capacity-type: preemptible}\n"),
             "incompatible requirements, key karpenter.sh/capacity-type, karpenter.sh/capacity-type "
             "In [preemptible] not in karpenter.sh/capacity-type In [on-demand reserved spot]");

@@ -132,7 +132,7 @@ TEST(KarpenterModel, FeasibilityEqualsTheReferenceOverTheOperatorMatrix) {
     for (std::size_t i = 1 + rng() % 3; i > 0; --i)
       term.push_back(random_requirement(rng));
     PodNeeds pod;
-    pod.terms.push_back(term);
+    pod.terms.push_back(Term{term, {}, {}, {}});
     bool want = reference_fits(pool, term);
     std::optional<std::string> why = why_not(pod, pool);
     fits += want ? 1 : 0;

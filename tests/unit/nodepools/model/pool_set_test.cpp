@@ -53,7 +53,7 @@ class Generator {
       std::vector<Requirement> term;
       for (int r = pick(1, 2); r > 0; --r)
         term.push_back(requirement());
-      n.terms.push_back(std::move(term));
+      n.terms.push_back(Term{std::move(term), {}, {}, {}});
     }
     if (pick(0, 1)) n.tolerations.push_back(Toleration{"kubernetes.io/arch", "Exists", "", ""});
     if (pick(0, 3) == 0) n.tolerations.push_back(Toleration{"dedicated", "Equal", value(), ""});
