@@ -17,7 +17,9 @@ struct SipKey {
   std::uint64_t k1 = 0;
 };
 
-SipKey draw_key() {
+// Not counted by a profile (no_profile_instrument_function): the training
+// build's and the final build's differ here, and a profile must match.
+__attribute__((no_profile_instrument_function)) SipKey draw_key() {
 #ifdef ARCHFIT_FIXED_HASH_KEY
   // The executable a release is trained with (ARCHFIT_PGO=generate, never
   // shipped): the same key in every run, so that its runs take the same
@@ -42,7 +44,7 @@ SipKey draw_key() {
   return SipKey{words[0], words[1]};
 }
 
-const SipKey& process_key() {
+__attribute__((no_profile_instrument_function)) const SipKey& process_key() {
   static const SipKey key = draw_key();
   return key;
 }

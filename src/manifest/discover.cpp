@@ -46,7 +46,8 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
       }
       continue;
     }
-    if (k.is_scalar() && v.is_scalar()) out.emplace_back(k.scalar(), v.scalar());
+    // A null value is the empty string, as Kubernetes decodes it.
+    if (k.is_scalar() && v.is_scalar()) out.emplace_back(k.scalar(), v.is_null() ? "" : v.scalar());
   }
   return out;
 }
@@ -60,6 +61,47 @@ std::vector<std::pair<std::string, std::string>> string_map(NodeRef mapping) {
                                       : "the scalar " + archfit::quoted(at.scalar(), 40);
   yaml::fail_at(at, yaml::field_text(path) + " is " + is + ", where Kubernetes reads " + expected +
                         ": the API server refuses the object");
+}
+
+// A string field as Kubernetes' decoder reads it: absent, "" ; a null is the
+// empty string, which a `required` field may not be; a number or a boolean
+// is no string (the decoder refuses it, whatever its text).
+std::string typed_string(NodeRef mapping, std::string_view key, const yaml::Path& at,
+                         bool required = false) {
+  NodeRef value = field(mapping, key);
+  if (!value) return {};
+  if (value.is_null()) {
+    if (required) {
+      yaml::fail_at(value, yaml::field_text(at / key) +
+                               " is null, where Kubernetes requires a string: the API server "
+                               "refuses the object");
+    }
+    return {};
+  }
+  if (!value.is_scalar()) wrong_type(value, at / key, "a string");
+  if (!value.is_string()) {
+    const yaml::ScalarType type = value.resolve().type;
+    yaml::fail_at(value, yaml::field_text(at / key) + " is " +
+                             (type == yaml::ScalarType::Bool ? "a boolean" : "a number") + " (" +
+                             archfit::quoted(value.scalar(), 40) +
+                             "), where Kubernetes reads a string: quote it; the API server "
+                             "refuses the object");
+  }
+  return std::string(value.scalar());
+}
+
+// Labels as Kubernetes reads them: every value a string (a null is "").
+std::vector<std::pair<std::string, std::string>> typed_labels(NodeRef mapping,
+                                                              const yaml::Path& at) {
+  mapping = mapping.resolved();
+  if (!mapping || mapping.is_null()) return {};
+  if (!mapping.is_mapping()) wrong_type(mapping, at, "a mapping of label to value");
+  for (std::size_t i = 0; i < mapping.size(); ++i) {
+    NodeRef k = mapping.key(i).resolved();
+    if (yaml::is_merge_key(k) || !k.is_scalar()) continue;
+    typed_string(mapping, k.scalar(), at);
+  }
+  return string_map(mapping);
 }
 
 // An image reference as Reference::try_parse reads it, parsed once per
@@ -107,12 +149,13 @@ void add_containers(NodeRef spec, const yaml::Path& spec_path, std::string_view 
     Container c;
     c.node = item;
     c.init = init;
-    c.name = string_at(item, "name");
+    const yaml::Path at = path / yaml::PathStep::at(i);
+    c.name = typed_string(item, "name", at, true);
     c.image = yaml::lookup(item, "image");
-    NodeRef image = c.image.resolved();
-    if (image.is_scalar()) c.image_ref = std::string(image.scalar());
+    // A null image is no image: the API server requires one.
+    c.image_ref = typed_string(item, "image", at, true);
     if (c.image) c.reference = parse_reference(c.image_ref, &c.reference_error);
-    c.pull_policy = string_at(item, "imagePullPolicy");
+    c.pull_policy = typed_string(item, "imagePullPolicy", at);
     out.push_back(std::move(c));
   }
 }
@@ -155,9 +198,16 @@ Workload make_workload(NodeRef object, const KindRule& rule, yaml::Path path) {
   w.api_version = string_at(object, "apiVersion");
   w.kind = string_at(object, "kind");
   NodeRef metadata = field(object, "metadata");
-  w.name = string_at(metadata, "name");
-  w.namespace_name = string_at(metadata, "namespace");
-  w.labels = string_map(field(metadata, "labels"));
+  const yaml::Path meta = yaml::Path{} / "metadata";
+  w.name = typed_string(metadata, "name", meta);
+  w.namespace_name = typed_string(metadata, "namespace", meta);
+  w.labels = typed_labels(field(metadata, "labels"), meta / "labels");
+  // A count is an integer: "3" is no replica count to the decoder.
+  if (NodeRef replicas = field(field(object, "spec"), "replicas");
+      replicas && !replicas.is_null() &&
+      (!replicas.is_scalar() || replicas.resolve().type != yaml::ScalarType::Int)) {
+    wrong_type(replicas, yaml::Path{} / "spec" / "replicas", "an integer");
+  }
   w.path = std::move(path);
 
   yaml::Path concrete;
@@ -171,12 +221,14 @@ Workload make_workload(NodeRef object, const KindRule& rule, yaml::Path path) {
     t.spec = spec;
     t.path = where;
     t.namespace_name = w.namespace_name;
-    t.labels = string_map(field(field(node, "metadata"), "labels"));
+    t.labels =
+        typed_labels(field(field(node, "metadata"), "labels"), where / "metadata" / "labels");
     add_containers(spec, spec_path, "containers", false, t.containers);
     add_containers(spec, spec_path, "initContainers", true, t.containers);
     NodeRef secrets = field(spec, "imagePullSecrets");
     for (std::size_t i = 0; secrets.is_sequence() && i < secrets.size(); ++i) {
-      std::string name = string_at(secrets.item(i), "name");
+      std::string name = typed_string(secrets.item(i).resolved(), "name",
+                                      spec_path / "imagePullSecrets" / yaml::PathStep::at(i));
       if (!name.empty()) t.image_pull_secrets.push_back(std::move(name));
     }
     w.templates.push_back(std::move(t));

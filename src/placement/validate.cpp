@@ -88,6 +88,7 @@ class Validator {
     const Path field = yaml::key_path({"spec", "nodeSelector"});
     if (!shape(v, Value::Type::Mapping, kAffinityRule, field)) return;
     for (const Value::Entry& e : v->entries()) {
+      if (e.second.is_null()) continue;  // the empty value, as Kubernetes decodes it
       if (!e.second.is_string()) {
         add(kAffinityRule, field / e.first,
             "nodeSelector value of " + e.first + " is " + type_name(e.second) + " (" +

@@ -131,6 +131,11 @@ std::vector<yaml::FieldChange> changes_between(
     set({"metadata"}, *to_meta);
   } else if (from_meta != nullptr && to_meta == nullptr) {
     remove({"metadata"});
+  } else if (from_meta != nullptr && !to_meta->is_mapping()) {
+    // Back to what it was (a null archfit filled): the whole of it.
+    if (!(*from_meta == *to_meta) || from_meta->null_text() != to_meta->null_text()) {
+      set({"metadata"}, *to_meta);
+    }
   } else if (from_meta != nullptr) {
     const Value* a = from_meta->find("annotations");
     const Value* b = to_meta->find("annotations");
