@@ -68,6 +68,7 @@ Reports::Reports(const ReportRequest& request, findings::Severity shown, Output&
   options.shown = shown;
   options.category = request.category;
   options.source_root = request.source_root;
+  options.notices_before = request.github_notices_before;
   options.tool_version = ARCHFIT_VERSION;
   for (ReportTarget& t : report_targets(request)) {
     auto r = std::make_unique<Report>();

@@ -30,6 +30,10 @@ void add_report_flags(CLI::App* cmd, app::ReportRequest& flags) {
   cmd->add_option("--category", flags.category,
                   "SARIF: the run's category (automationDetails.id), one per analysis of the "
                   "same commit, e.g. the environment");
+  // For the GitHub Action, whose own notices are of the same step.
+  cmd->add_option("--github-notices-before", flags.github_notices_before,
+                  "github: notices the step showed before archfit's (GitHub shows 10 a step)")
+      ->group("");
   cmd->add_option("--source-root", flags.source_root,
                   "For helm-rendered input: the directory holding the charts, so that findings "
                   "point at DIR/<chart>/templates/<file> (from `# Source:` lines or helm 4's "

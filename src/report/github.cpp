@@ -1,8 +1,10 @@
 // github: GitHub Actions workflow commands, which the runner turns into
 // annotations on the files. GitHub shows at most 10 annotations of each kind
 // per step, so archfit writes the first 10 errors and 10 warnings (findings
-// come most important file first: in file order) and 9 notices, then one
-// notice with the totals and what was left out.
+// come most important file first: in file order) and 9 notices, fewer by
+// the notices the step showed before (WriterOptions::notices_before), then
+// one notice with the totals and what was left out.
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -37,7 +39,9 @@ class GithubWriter : public Writer {
 
   void add(const findings::Finding& f) override {
     auto s = static_cast<std::size_t>(f.severity);
-    if (kept_[s].size() >= kShown[s]) return;
+    std::size_t most = kShown[s];
+    if (f.severity == Severity::Info) most -= std::min(most, options_.notices_before);
+    if (kept_[s].size() >= most) return;
     WorkflowCommand line(command(f.severity));
     // With a source root the annotation goes on the chart's template, whose
     // lines are not the rendered stream's.

@@ -22,11 +22,12 @@
 namespace archfit::app {
 
 struct ReportRequest {
-  std::string format;                // "" = text, unless `reports`
-  std::string output;                // "" = the output
-  std::vector<std::string> reports;  // FORMAT[=PATH] each
-  std::string category;              // sarif automationDetails.id
-  std::string source_root;           // where helm charts are, for rendered input
+  std::string format;                     // "" = text, unless `reports`
+  std::string output;                     // "" = the output
+  std::vector<std::string> reports;       // FORMAT[=PATH] each
+  std::string category;                   // sarif automationDetails.id
+  std::string source_root;                // where helm charts are, for rendered input
+  std::size_t github_notices_before = 0;  // notices the step showed before archfit's
 
   // Any of format, output or reports was given.
   bool given() const { return !format.empty() || !output.empty() || !reports.empty(); }

@@ -52,6 +52,9 @@ struct WriterOptions {
   // (chart/templates/x.yaml) is reported as <source_root>/<source>, and
   // sarif and github point at that file. "": sources as helm wrote them.
   std::string source_root;
+  // github: notices the step showed before archfit's (GitHub shows 10 of a
+  // kind per step; the action's own are of the same step).
+  std::size_t notices_before = 0;
 };
 
 // The finding's source as reports give it (see WriterOptions::source_root),
