@@ -169,7 +169,8 @@ void Session::assign_configurations(const config::ConfigRequest& base,
     if (added) {
       auto found = std::make_unique<Other>();
       found->loaded = std::move(loaded);
-      found->resolver = make_resolver(found->loaded, cache_.get(), true, log, found->network);
+      found->resolver =
+          make_resolver(found->loaded, cache_.get(), request_.use_lock, log, found->network);
       others_.push_back(std::move(found));
     }
     by_dir[dir] = it->second;
@@ -202,6 +203,14 @@ void Session::explain_settings() const {
     const config::LoadedConfig& c = k == 0 ? loaded_ : others_[k - 1]->loaded;
     err_ << "archfit: " << shown(inputs_[i].name) << ": " << shown(describe(c)) << '\n';
   }
+}
+
+const config::LoadedConfig& Session::loaded(std::size_t k) const {
+  return k == 0 ? loaded_ : others_.at(k - 1)->loaded;
+}
+
+resolve::Resolver& Session::resolver(std::size_t k) {
+  return k == 0 ? *resolver_ : *others_.at(k - 1)->resolver;
 }
 
 std::vector<run::Setting> Session::settings() const {

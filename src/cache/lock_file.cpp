@@ -231,19 +231,43 @@ LockEntry LockFile::entry_of(const Stored& stored) const {
 // A reference with a digest names one image whatever its tag says, so it also
 // finds an entry written by digest alone, or under its tag when that entry
 // records the same digest. A reference without a digest finds its own key only.
-std::optional<LockEntry> LockFile::find(const image::Reference& ref) const {
-  if (auto it = entries_.find(ref.canonical()); it != entries_.end()) return entry_of(it->second);
+std::optional<std::string> LockFile::key_of(const image::Reference& ref) const {
+  if (auto it = entries_.find(ref.canonical()); it != entries_.end()) return it->first;
   if (!ref.has_digest()) return std::nullopt;
   if (auto it = entries_.find(ref.name() + "@" + ref.digest()); it != entries_.end()) {
-    return entry_of(it->second);
+    return it->first;
   }
   if (!ref.tag().empty()) {
     auto it = entries_.find(ref.name() + ":" + ref.tag());
     if (it != entries_.end() && it->second.digest != 0 &&
         digests_[it->second.digest] == ref.digest())
-      return entry_of(it->second);
+      return it->first;
   }
   return std::nullopt;
+}
+
+std::optional<LockEntry> LockFile::find(const image::Reference& ref) const {
+  std::optional<std::string> key = key_of(ref);
+  if (!key) return std::nullopt;
+  return entry_of(entries_.find(*key)->second);
+}
+
+std::optional<LockEntry> LockFile::find(const std::string& canonical) const {
+  auto it = entries_.find(canonical);
+  if (it == entries_.end()) return std::nullopt;
+  return entry_of(it->second);
+}
+
+bool LockFile::remove(const std::string& canonical) {
+  return entries_.erase(canonical) > 0;
+}
+
+std::vector<std::string> LockFile::keys() const {
+  std::vector<std::string> out;
+  out.reserve(entries_.size());
+  for (const auto& [key, stored] : entries_)
+    out.push_back(key);
+  return out;
 }
 
 void LockFile::set(const image::Reference& ref, LockEntry entry) {

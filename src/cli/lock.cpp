@@ -23,6 +23,15 @@ void add_lock_command(CLI::App& app, RunState& state) {
                   "entries stay)")
       ->type_name("IMAGE=PLATFORMS")
       ->allow_extra_args(false);
+  cmd->add_flag("--check", o->check,
+                "Write nothing: compare every lock the inputs use with the registries (a tag that "
+                "moved, platforms that changed, entries unused, images missing); exit 1 on any");
+  cmd->add_flag("--prune", o->prune,
+                "Drop the entries no manifest in a lock's scope uses (no registry is asked)");
+  cmd->add_option("--format", o->format,
+                  "How what changed is printed on stdout: text, json or markdown")
+      ->check(CLI::IsMember({"text", "json", "markdown"}))
+      ->capture_default_str();
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");
@@ -30,7 +39,7 @@ void add_lock_command(CLI::App& app, RunState& state) {
   add_input_flags(cmd, o->flags);
   cmd->callback([o, &state] {
     require_files_after_separator(state);
-    state.exit_code = surface::command_line::lock(*o, std::cerr);
+    state.exit_code = surface::command_line::lock(*o, app::standard_output(), std::cerr);
   });
 }
 

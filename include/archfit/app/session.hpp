@@ -65,6 +65,16 @@ class Session {
   // What every resolver did, summed.
   resolve::Stats stats() const;
 
+  // The configurations the inputs use (config_per_file: each input's
+  // nearest; 0 is the first input's): how many, each one, its resolver, and
+  // which one input i uses. For the commands that work lock by lock.
+  std::size_t configurations() const { return 1 + others_.size(); }
+  const config::LoadedConfig& loaded(std::size_t k) const;
+  resolve::Resolver& resolver(std::size_t k);
+  std::size_t configuration_of(std::size_t input) const {
+    return input < setting_of_.size() ? setting_of_[input] : 0;
+  }
+
  private:
   struct Other;
   void assign_configurations(const config::ConfigRequest& base,

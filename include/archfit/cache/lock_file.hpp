@@ -35,10 +35,20 @@ class LockFile {
   static LockFile parse(std::string_view text, const std::string& name);
   static LockFile load(const std::filesystem::path& path);
 
-  // The entry for a reference, looked up by its canonical form.
+  // The entry for a reference, looked up by its canonical form (or, for a
+  // reference with a digest, the entry of that digest, or of its tag when
+  // the tag's entry has that digest).
   std::optional<LockEntry> find(const image::Reference& ref) const;
+  // The key of the entry find() gives; nullopt when there is none.
+  std::optional<std::string> key_of(const image::Reference& ref) const;
   void set(const image::Reference& ref, LockEntry entry);
+  // Takes out the entry of this canonical reference; false when there is none.
+  bool remove(const std::string& canonical);
   std::size_t size() const { return entries_.size(); }
+  // Every entry's canonical reference, sorted.
+  std::vector<std::string> keys() const;
+  // The entry of a canonical reference, as find() gives it.
+  std::optional<LockEntry> find(const std::string& canonical) const;
 
   // Deterministic text: keys sorted, 2-space indent, final newline.
   std::string serialize() const;

@@ -1,5 +1,8 @@
+#include <chrono>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,6 +19,7 @@
 #include <archfit/run/documents.hpp>
 #include <archfit/run/wants.hpp>
 #include <archfit/surface/command_line/lock.hpp>
+#include <archfit/surface/command_line/lock_changes.hpp>
 
 namespace archfit::surface::command_line {
 
@@ -42,7 +46,8 @@ bool holds(const std::filesystem::path& path, const Content& content) {
   return same && file.peek() == std::ifstream::traits_type::eof();
 }
 
-void write_lock(const std::filesystem::path& path, const cache::LockFile& lock, bool quiet,
+// Whether it wrote the file (its bytes were not these).
+bool write_lock(const std::filesystem::path& path, const cache::LockFile& lock, bool quiet,
                 const std::string& what, std::ostream& err) {
   const Content text = [&lock](const std::function<void(std::string_view)>& put) {
     lock.write(put);
@@ -55,6 +60,7 @@ void write_lock(const std::filesystem::path& path, const cache::LockFile& lock, 
     err << (same ? "unchanged " : "wrote ") << shown(path.string()) << ": " << lock.size()
         << (lock.size() == 1 ? " image" : " images") << what << '\n';
   }
+  return !same;
 }
 
 // One --set value: "IMAGE=PLATFORMS", the image as a manifest writes it and
@@ -123,61 +129,194 @@ app::ExitCode lock_set(const LockRequest& o, std::ostream& err) {
   return app::kOk;
 }
 
+// The images the manifests of one lock file's scope use: the wants of each
+// configuration that uses the lock, and which files use each image.
+struct Scope {
+  std::filesystem::path lock;
+  std::vector<std::size_t> configurations;
+  std::map<std::size_t, std::vector<resolve::Want>> wants;  // by configuration
+  std::map<std::string, std::vector<std::string>> used_by;  // canonical -> files
+};
+
+std::filesystem::path canonical_or_same(const std::filesystem::path& p) {
+  std::error_code ec;
+  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
+  return ec ? p : c;
+}
+
+// Every lock file the inputs use (each input's nearest, as fix and lint
+// read them), with what its manifests use. Faults are counted, and said.
+std::vector<Scope> scopes_of(app::Session& session, std::size_t& faults, std::ostream& err) {
+  std::vector<Scope> scopes;
+  std::map<std::filesystem::path, std::size_t> by_lock;
+  std::vector<std::size_t> scope_of(session.configurations());
+  for (std::size_t k = 0; k < session.configurations(); ++k) {
+    std::filesystem::path lock = canonical_or_same(session.loaded(k).lock_file);
+    auto [it, added] = by_lock.try_emplace(lock, scopes.size());
+    if (added) scopes.push_back(Scope{session.loaded(k).lock_file, {}, {}, {}});
+    scopes[it->second].configurations.push_back(k);
+    scope_of[k] = it->second;
+  }
+  const std::vector<manifest::InputFile>& inputs = session.inputs();
+  std::vector<std::vector<manifest::InputFile>> files(session.configurations());
+  for (std::size_t i = 0; i < inputs.size(); ++i)
+    files[session.configuration_of(i)].push_back(inputs[i]);
+  for (std::size_t k = 0; k < session.configurations(); ++k) {
+    if (files[k].empty()) continue;
+    const config::LoadedConfig& loaded = session.loaded(k);
+    Scope& scope = scopes[scope_of[k]];
+    run::WantCollector collector(loaded.resolve);
+    faults += run::for_each_document(
+        files[k],
+        [&](const manifest::InputFile& input, const yaml::Tree& tree) {
+          collector.add_secrets(tree, input.name);
+          for (const manifest::Workload& w : manifest::discover(tree, loaded.config.kinds)) {
+            for (const manifest::PodTemplate& t : w.templates) {
+              collector.add_template(t);
+              for (const manifest::Container& c : t.containers) {
+                if (!c.reference) continue;
+                std::vector<std::string>& users = scope.used_by[c.reference->canonical()];
+                if (users.empty() || users.back() != input.name) users.push_back(input.name);
+              }
+            }
+          }
+        },
+        err);
+    for (const std::string& warning : collector.warnings())
+      err << shown(warning) << '\n';
+    scope.wants[k] = collector.wants();
+    // A lock is refreshed or checked against what the registries say now:
+    // a tag costs a HEAD whatever the cache's age of it (a digest known
+    // costs nothing more).
+    for (resolve::Want& want : scope.wants[k])
+      want.tag_ttl = std::chrono::seconds(0);
+  }
+  // A lock no input uses is not the run's.
+  std::erase_if(scopes, [](const Scope& s) { return s.wants.empty(); });
+  return scopes;
+}
+
 }  // namespace
 
-app::ExitCode lock(const LockRequest& o, std::ostream& err) {
+app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
   if (!o.set.empty()) return lock_set(o, err);
+  if (o.check && o.prune) fail(ErrorKind::Usage, "--check and --prune cannot be used together");
+  if (o.format != "text" && o.format != "json" && o.format != "markdown") {
+    fail(ErrorKind::Usage,
+         "--format: " + archfit::quoted(o.format) + " is not a format; use text, json or markdown");
+  }
   app::Request request;
   request.paths = o.paths;
   request.use_lock = false;
+  request.config_per_file = true;
   request.flags = o.flags;
   request.verbose = o.verbose;
   app::Session session(std::move(request), err);
-  const config::LoadedConfig& loaded = session.loaded();
-  run::WantCollector collector(loaded.resolve);
-  std::size_t faults = run::for_each_document(
-      session.inputs(),
-      [&](const manifest::InputFile& input, const yaml::Tree& tree) {
-        collector.add_secrets(tree, input.name);
-        for (const manifest::Workload& w : manifest::discover(tree, loaded.config.kinds)) {
-          for (const manifest::PodTemplate& t : w.templates)
-            collector.add_template(t);
-        }
-      },
-      err);
-  for (const std::string& warning : collector.warnings())
-    err << shown(warning) << '\n';
-  std::vector<resolve::Want> wants = collector.wants();
-  session.resolver().resolve_all(wants, session.progress());
-  if (o.verbose) app::print_resolution_summary(err, session.resolver().stats());
+  std::size_t faults = 0;
+  std::vector<Scope> scopes = scopes_of(session, faults, err);
 
-  cache::LockFile lock;
+  std::vector<LockReport> reports;
   std::size_t failed = 0;
-  for (const resolve::Want& want : wants) {
-    const resolve::Resolution* r = session.resolver().find(want.ref);
-    if (r == nullptr || !r->ok) {
-      err << "archfit: " << shown(want.ref.canonical()) << ": "
-          << shown(r != nullptr ? r->cause(want.ref) : std::string_view("not resolved")) << '\n';
-      ++failed;
-      continue;
+  std::size_t kept_unused = 0;
+  for (Scope& scope : scopes) {
+    LockReport report;
+    report.lock = scope.lock;
+    std::error_code ec;
+    cache::LockFile old;
+    if (std::filesystem::exists(scope.lock, ec)) old = cache::LockFile::load(scope.lock);
+    // The entries the scope's images find (as fix and lint look them up).
+    std::set<std::string> used_keys;
+    for (const auto& [k, wants] : scope.wants) {
+      for (const resolve::Want& want : wants) {
+        if (std::optional<std::string> key = old.key_of(want.ref)) used_keys.insert(*key);
+      }
     }
-    lock.set(want.ref, cache::LockEntry{r->digest, r->platforms});
+    cache::LockFile next = old;
+    if (o.prune) {
+      // No registry: only what no manifest of the scope uses goes.
+      for (const std::string& key : old.keys()) {
+        if (used_keys.contains(key)) continue;
+        next.remove(key);
+        report.changes.push_back(
+            LockChange{LockChange::Kind::Removed, key, old.find(key), std::nullopt, {}});
+      }
+    } else {
+      for (auto& [k, wants] : scope.wants) {
+        resolve::Resolver& resolver = session.resolver(k);
+        resolver.resolve_all(wants, session.progress());
+        if (o.verbose) app::print_resolution_summary(err, resolver.stats());
+        for (const resolve::Want& want : wants) {
+          const resolve::Resolution* r = resolver.find(want.ref);
+          if (r == nullptr || !r->ok) {
+            err << "archfit: " << shown(want.ref.canonical()) << ": "
+                << shown(r != nullptr ? r->cause(want.ref) : std::string_view("not resolved"))
+                << '\n';
+            ++failed;
+            continue;
+          }
+          cache::LockEntry now{r->digest, r->platforms};
+          std::optional<std::string> key = old.key_of(want.ref);
+          if (!key) {
+            std::vector<std::string> users = scope.used_by[want.ref.canonical()];
+            report.changes.push_back(
+                LockChange{o.check ? LockChange::Kind::Missing : LockChange::Kind::Added,
+                           want.ref.canonical(), std::nullopt, now, std::move(users)});
+            next.set(want.ref, std::move(now));
+            continue;
+          }
+          cache::LockEntry before = *old.find(*key);
+          const bool moved =
+              !before.digest.empty() && before.digest != now.digest && !want.ref.has_digest();
+          if (!moved && before.platforms == now.platforms) continue;  // its bytes stay
+          report.changes.push_back(
+              LockChange{moved ? LockChange::Kind::Moved : LockChange::Kind::Platforms,
+                         *key,
+                         before,
+                         now,
+                         {}});
+          next.set(want.ref, std::move(now));
+        }
+      }
+      for (const std::string& key : old.keys()) {
+        if (used_keys.contains(key)) continue;
+        if (o.check) {
+          report.changes.push_back(
+              LockChange{LockChange::Kind::Unused, key, old.find(key), std::nullopt, {}});
+        } else {
+          ++kept_unused;
+        }
+      }
+    }
+    if (failed == 0 && !o.check && !report.changes.empty()) {
+      report.written = write_lock(scope.lock, next, o.quiet, "", err);
+    }
+    reports.push_back(std::move(report));
   }
-  const std::filesystem::path& path = loaded.lock_file;
+  write_lock_reports(reports, o.format, out);
   if (failed > 0) {
-    err << "archfit: " << failed << " of " << wants.size() << " images could not be resolved; "
-        << shown(path.string()) << " was not written\n";
+    err << "archfit: " << failed << " images could not be resolved"
+        << (o.check ? "; the locks were not checked against them\n" : "; no lock was written\n");
     return app::kUnresolved;
   }
-  write_lock(path, lock, o.quiet, "", err);
+  if (kept_unused > 0 && !o.quiet) {
+    err << "archfit: kept " << kept_unused << (kept_unused == 1 ? " entry" : " entries")
+        << " no manifest given here uses; archfit lock --prune drops them\n";
+  }
+  std::size_t changes = 0;
+  for (const LockReport& r : reports)
+    changes += r.changes.size();
+  if (o.check && !o.quiet) {
+    err << "archfit: " << reports.size() << (reports.size() == 1 ? " lock file" : " lock files")
+        << " checked, " << changes << (changes == 1 ? " difference" : " differences") << '\n';
+  }
   // The images of the others are locked; those of what could not be read are
   // not, and that is never a pass.
   if (faults > 0) {
     err << "archfit: " << faults << (faults == 1 ? " document or file" : " documents or files")
-        << " could not be read (above); their images are not in " << shown(path.string()) << '\n';
+        << " could not be read (above); their images are not in a lock\n";
     return app::kChangesOrFindings;
   }
-  return app::kOk;
+  return o.check && changes > 0 ? app::kChangesOrFindings : app::kOk;
 }
 
 }  // namespace archfit::surface::command_line
