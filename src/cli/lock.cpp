@@ -32,6 +32,9 @@ void add_lock_command(CLI::App& app, RunState& state) {
                   "How what changed is printed on stdout: text, json or markdown")
       ->check(CLI::IsMember({"text", "json", "markdown"}))
       ->capture_default_str();
+  cmd->add_option("--diff", o->diff,
+                  "Write a unified diff of every lock written to FILE (empty when none changed)")
+      ->type_name("FILE");
   cmd->add_flag("-q,--quiet", o->quiet, "Print only errors");
   cmd->add_flag("-v,--verbose", o->verbose,
                 "Log registry requests and print how images were resolved");

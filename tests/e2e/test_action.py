@@ -23,6 +23,10 @@ from runner import STEP_SHELL, Runner, step_text
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from served_release import ServedRelease, archive_bytes  # noqa: E402
 
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "integration"))
+from lib import catalog  # noqa: E402
+from lib.registry import Registry  # noqa: E402
+
 ROOT = os.environ["ARCHFIT_SOURCE"]
 STATE = os.environ["ARCHFIT_E2E_STATE"]
 MULTITOOL = os.environ["SARIF_MULTITOOL"]
@@ -39,6 +43,11 @@ def sample_repository(path):
                        ("sqlserver.yaml", "team-b"), ("cleanup-cronjob.yaml", "team-b")]:
         shutil.copy(os.path.join(EXAMPLES, name), os.path.join(path, team, name))
     subprocess.run(["git", "init", "-q", path], check=True)
+
+
+def log(r):
+    """What a run printed, for a failed assertion."""
+    return r.stdout + "".join(r.stderr_of.values())
 
 
 def tree_bytes(path):
@@ -499,6 +508,87 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(result.outputs["warnings"], str(report["summary"]["warnings"]))
         self.assertGreater(report["summary"]["errors"] + report["summary"]["warnings"], 0)
 
+    # -- mode: lock -----------------------------------------------------------------------------------
+
+    def lock_repository(self):
+        """The workspace as a repository whose one image lives in a real registry: amd64 alone at
+        first; returns (registry, layout, image)."""
+        registry = Registry().start()
+        self.addCleanup(registry.stop)
+        layout = catalog.write_kinds(tempfile.mkdtemp(prefix="layout-"), ["docker-single", "docker-list"])
+        self.addCleanup(shutil.rmtree, layout, True)
+        registry.push(layout, "docker-single", "drift/app:1", "v2s2")
+        for name in os.listdir(self.workspace):
+            if name != ".git":
+                path = os.path.join(self.workspace, name)
+                shutil.rmtree(path) if os.path.isdir(path) else os.remove(path)
+        os.makedirs(os.path.join(self.workspace, "deploy"))
+        image = f"{registry.host}/drift/app:1"
+        with open(os.path.join(self.workspace, ".archfit.yaml"), "w") as f:
+            f.write(f"resolve:\n  insecureRegistries: ['{registry.host}']\n")
+        with open(os.path.join(self.workspace, "deploy", "web.yaml"), "w") as f:
+            f.write("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  template:\n"
+                    f"    spec:\n      containers:\n      - name: web\n        image: {image}\n")
+        return registry, layout, image
+
+    def lock_entries(self):
+        return json.load(open(os.path.join(self.workspace, "archfit.lock")))["images"]
+
+    def test_lock_mode_updates_the_lock_says_what_changed_and_then_changes_nothing(self):
+        registry, layout, image = self.lock_repository()
+        # First run: no lock yet; it is written with the image's platforms.
+        r, result = self.run_action(mode="lock", paths=".")
+        self.assertEqual(result.status, "success", log(r))
+        self.assertEqual(result.outputs["exit-code"], "0")
+        self.assertEqual(result.outputs["lock-changed"], "true")
+        self.assertEqual(self.lock_entries()[image]["platforms"], ["linux/amd64"])
+        diff = open(result.outputs["lock-diff"]).read()
+        self.assertTrue(diff.startswith("--- /dev/null\n+++ b/archfit.lock\n"), diff)
+        self.assertIn("| added |", open(r.summary).read())
+        # The tag is pushed again with arm64: the lock follows, and the summary says what was gained.
+        before = open(os.path.join(self.workspace, "archfit.lock"), "rb").read()
+        registry.push(layout, "docker-list", "drift/app:1", "v2s2")
+        r, result = self.run_action(mode="lock", paths=".")
+        self.assertEqual(result.status, "success", log(r))
+        self.assertEqual(result.outputs["lock-changed"], "true")
+        self.assertEqual(self.lock_entries()[image]["platforms"], ["linux/386", "linux/amd64", "linux/arm64"])
+        summary = open(r.summary).read()
+        self.assertIn(f"| {image} | moved | linux/386, linux/arm64 | none |", summary)
+        # The patch replays the change on the lock as it was.
+        replay = tempfile.mkdtemp(prefix="replay-")
+        self.addCleanup(shutil.rmtree, replay, True)
+        open(os.path.join(replay, "archfit.lock"), "wb").write(before)
+        subprocess.run(["patch", "-s", "-p1", "-i", result.outputs["lock-diff"]], cwd=replay, check=True)
+        self.assertEqual(open(os.path.join(replay, "archfit.lock"), "rb").read(),
+                         open(os.path.join(self.workspace, "archfit.lock"), "rb").read())
+        # A third run: nothing to change, nothing written, an empty patch.
+        before = tree_bytes(self.workspace)
+        r, result = self.run_action(mode="lock", paths=".")
+        self.assertEqual(result.status, "success", log(r))
+        self.assertEqual(result.outputs["lock-changed"], "false")
+        self.assertEqual(os.path.getsize(result.outputs["lock-diff"]), 0)
+        self.assertIn("Nothing to change", open(r.summary).read())
+        self.assertEqual(tree_bytes(self.workspace), before)
+
+    def test_lock_mode_needs_the_registries(self):
+        r, result = self.run_action(mode="lock", paths=".", offline="true")
+        self.assertEqual(result.status, "failure")
+        self.assertIn("mode lock asks the registries", log(r))
+
+    def test_the_weekly_lock_workflow_opens_a_pull_request_only_when_the_lock_moved(self):
+        registry, layout, image = self.lock_repository()
+        wf = self.workflow("lock-weekly")
+        self.assertIn("schedule", wf.get("on", wf.get(True)))  # YAML 1.1 reads `on` as true
+        for changed in (True, False):
+            r = self.runner()
+            status, steps = r.run_job(wf["jobs"]["lock"])
+            self.assertEqual(status, "success", log(r))
+            prs = [w for u, w in r.uses if u.startswith("peter-evans/create-pull-request@")]
+            self.assertEqual(len(prs), 1 if changed else 0, log(r))
+            if changed:
+                self.assertIn("archfit.lock", prs[0].get("add-paths", "archfit.lock"))
+        self.assertIn(image, self.lock_entries())
+
     # -- inputs are data (docs/security.md) ------------------------------------------------------------
 
     def assert_only_archfits_commands(self, r, context):
@@ -603,7 +693,8 @@ class ActionTest(unittest.TestCase):
         action = yaml.safe_load(open(os.path.join(ROOT, "action.yml")))
         known_inputs = set(action["inputs"])
         known_outputs = set(action["outputs"])
-        for name in ["lint-sarif", "check", "fix-suggest", "fix-commit", "helm", "matrix"]:
+        for name in ["lint-sarif", "check", "fix-suggest", "fix-commit", "helm", "matrix", "lock-weekly",
+                     "lock-bumps"]:
             wf = self.workflow(name)
             for job in wf["jobs"].values():
                 for step in job["steps"]:

@@ -7,6 +7,7 @@ every lock the inputs use is checked, each with its own manifests."""
 import json
 import os
 import shutil
+import subprocess
 import unittest
 
 from lib import catalog, harness
@@ -91,14 +92,28 @@ class LockUpkeep(ArchfitCase):
         self.assertEqual(change["lost"], [])
         with open(os.path.join(self.repo, "archfit.lock"), "rb") as f:
             self.assertEqual(f.read(), locked, "--check writes nothing")
-        update = self.lock_in()
+        diff_file = os.path.join(self.tmp, "lock.diff")
+        update = self.lock_in("--diff", diff_file)
         self.assertEqual(update.code, 0, update)
+        # The diff turns the lock as it was into the lock written.
+        with open(diff_file) as f:
+            diff = f.read()
+        self.assertTrue(diff.startswith("--- a/archfit.lock\n+++ b/archfit.lock\n"), diff)
+        replay = os.path.join(self.tmp, "replay")
+        os.makedirs(replay)
+        with open(os.path.join(replay, "archfit.lock"), "wb") as f:
+            f.write(locked)
+        subprocess.run(["patch", "-s", "-p1", "-i", diff_file], cwd=replay, check=True)
+        with open(os.path.join(replay, "archfit.lock"), "rb") as f, \
+                open(os.path.join(self.repo, "archfit.lock"), "rb") as g:
+            self.assertEqual(f.read(), g.read())
         self.assertRegex(update.stdout, r"drift/app:1: the tag moved from sha256:\w+ to sha256:\w+; "
                                         r"gained linux/arm64")
         self.assertEqual(self.entries()[self.drift]["platforms"], ["linux/amd64", "linux/arm64"])
-        again = self.lock_in()
+        again = self.lock_in("--diff", diff_file)
         self.assertEqual(again.code, 0, again)
         self.assertEqual(again.stdout, "", "a second run changes nothing")
+        self.assertEqual(os.path.getsize(diff_file), 0, "and its diff is empty")
         self.assertEqual(self.lock_in("--check").code, 0)
 
     def test_missing_and_unused_entries_and_prune_takes_out_exactly_the_unused(self):

@@ -12,6 +12,7 @@
 #include <archfit/base/error.hpp>
 #include <archfit/base/file.hpp>
 #include <archfit/base/text.hpp>
+#include <archfit/base/unified_diff.hpp>
 #include <archfit/base/untrusted.hpp>
 #include <archfit/image/platform_set.hpp>
 #include <archfit/image/reference.hpp>
@@ -27,6 +28,12 @@ namespace {
 
 std::string shown(std::string_view text) {
   return for_terminal(Untrusted(text));
+}
+
+std::filesystem::path canonical_or_same(const std::filesystem::path& p) {
+  std::error_code ec;
+  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
+  return ec ? p : c;
 }
 
 // Writes `lock` to `path` unless it already holds exactly these bytes.
@@ -61,6 +68,26 @@ bool write_lock(const std::filesystem::path& path, const cache::LockFile& lock, 
         << (lock.size() == 1 ? " image" : " images") << what << '\n';
   }
   return !same;
+}
+
+// The bytes `lock` writes.
+std::string text_of(const cache::LockFile& lock) {
+  std::string text;
+  lock.write([&text](std::string_view part) { text.append(part); });
+  return text;
+}
+
+// How a lock's path is named in reports and diffs: relative to the working directory
+// when it lies below it (as git names paths), else as given.
+std::string shown_name(const std::filesystem::path& lock) {
+  std::error_code ec;
+  std::filesystem::path here = std::filesystem::current_path(ec);
+  std::filesystem::path full = canonical_or_same(lock);
+  if (!ec) {
+    std::filesystem::path rel = full.lexically_relative(canonical_or_same(here));
+    if (!rel.empty() && *rel.begin() != "..") return rel.generic_string();
+  }
+  return lock.generic_string();
 }
 
 // One --set value: "IMAGE=PLATFORMS", the image as a manifest writes it and
@@ -138,12 +165,6 @@ struct Scope {
   std::map<std::string, std::vector<std::string>> used_by;  // canonical -> files
 };
 
-std::filesystem::path canonical_or_same(const std::filesystem::path& p) {
-  std::error_code ec;
-  std::filesystem::path c = std::filesystem::weakly_canonical(p, ec);
-  return ec ? p : c;
-}
-
 // Every lock file the inputs use (each input's nearest, as fix and lint
 // read them), with what its manifests use. Faults are counted, and said.
 std::vector<Scope> scopes_of(app::Session& session, std::size_t& faults, std::ostream& err) {
@@ -199,8 +220,12 @@ std::vector<Scope> scopes_of(app::Session& session, std::size_t& faults, std::os
 }  // namespace
 
 app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
+  if (!o.set.empty() && !o.diff.empty()) fail(ErrorKind::Usage, "--diff is not used with --set");
   if (!o.set.empty()) return lock_set(o, err);
   if (o.check && o.prune) fail(ErrorKind::Usage, "--check and --prune cannot be used together");
+  if (o.check && !o.diff.empty()) {
+    fail(ErrorKind::Usage, "--diff is of the locks written; --check writes none");
+  }
   if (o.format != "text" && o.format != "json" && o.format != "markdown") {
     fail(ErrorKind::Usage,
          "--format: " + archfit::quoted(o.format) + " is not a format; use text, json or markdown");
@@ -216,11 +241,12 @@ app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
   std::vector<Scope> scopes = scopes_of(session, faults, err);
 
   std::vector<LockReport> reports;
+  std::string diff;  // of every lock written, for --diff
   std::size_t failed = 0;
   std::size_t kept_unused = 0;
   for (Scope& scope : scopes) {
     LockReport report;
-    report.lock = scope.lock;
+    report.lock = shown_name(scope.lock);
     std::error_code ec;
     cache::LockFile old;
     if (std::filesystem::exists(scope.lock, ec)) old = cache::LockFile::load(scope.lock);
@@ -287,12 +313,27 @@ app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
         }
       }
     }
-    if (failed == 0 && !o.check && !report.changes.empty()) {
+    // A lock is written when it changed, and when there was none: a first
+    // `archfit lock` leaves a lock behind even if it holds no entry yet.
+    const bool existed = std::filesystem::is_regular_file(scope.lock, ec);
+    if (failed == 0 && !o.check && (!report.changes.empty() || !existed)) {
+      // The diff is of the bytes as they were: read before they are replaced.
+      std::string before;
+      if (!o.diff.empty() && existed)
+        before = read_file(scope.lock, ReadLimit{kMaxLockBytes, "a lock file"});
       report.written = write_lock(scope.lock, next, o.quiet, "", err);
+      if (report.written && !o.diff.empty()) {
+        const std::string name = shown_name(scope.lock);
+        diff +=
+            unified_diff(before, text_of(next), existed ? "a/" + name : "/dev/null", "b/" + name);
+      }
     }
     reports.push_back(std::move(report));
   }
   write_lock_reports(reports, o.format, out);
+  // The diff file is written whatever happened (empty when no lock changed),
+  // so that a workflow reads one file in every case.
+  if (!o.diff.empty()) write_atomically(o.diff, diff);
   if (failed > 0) {
     err << "archfit: " << failed << " images could not be resolved"
         << (o.check ? "; the locks were not checked against them\n" : "; no lock was written\n");

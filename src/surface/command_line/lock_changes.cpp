@@ -154,8 +154,7 @@ void write_markdown(const std::vector<LockReport>& reports, app::Output& out) {
     }
     text += "\n";
   }
-  if (changes == 0)
-    text += "Every lock file holds what its manifests use, as the registries say.\n";
+  if (changes == 0) text += "Nothing to change: every lock file holds what its manifests use.\n";
   out.write(text);
 }
 

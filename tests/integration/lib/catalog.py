@@ -111,6 +111,15 @@ def populate(registry, layout_dir, tag="v1"):
     return pushed
 
 
+def write_kinds(layout_dir, names):
+    """Writes only the named kinds into an OCI layout at `layout_dir`, each
+    under its name as the tag; for tests that push a few (registry.push)."""
+    store = oci.Store()
+    kinds = {k.name: k for k in KINDS}
+    store.write_layout(layout_dir, {name: kinds[name].build(store) for name in names})
+    return layout_dir
+
+
 def layout_dir(base):
     path = os.path.join(base, "layout")
     os.makedirs(path, exist_ok=True)

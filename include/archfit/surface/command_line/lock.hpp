@@ -5,7 +5,8 @@
 // instead and writes nothing: a tag that moved, a digest whose platforms are
 // not the lock's, an entry unused, an image missing. `--prune` drops the
 // unused entries and asks no registry. `--set IMAGE=PLATFORMS` writes entries
-// by hand, without a registry.
+// by hand, without a registry. `--diff FILE` writes a unified diff of every
+// lock written (empty when none changed) for a pull request or a summary.
 #pragma once
 
 #include <ostream>
@@ -27,6 +28,7 @@ struct LockRequest {
   bool check = false;
   bool prune = false;
   std::string format = "text";  // of what changed: text, json or markdown
+  std::string diff;             // --diff FILE: a unified diff of every lock written
 };
 
 // What changed (or, with check, differs) goes to `out`; exit 1 with check
