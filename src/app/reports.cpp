@@ -10,17 +10,37 @@ namespace archfit::app {
 
 namespace {
 
-ReportTarget parse_target(const std::string& text) {
-  const std::size_t eq = text.find('=');
-  const std::string name = text.substr(0, eq);
+// A format name (report::parse_format's, or the readiness report's) and the
+// path it goes to ("" = the output) as a target.
+ReportTarget target_of(const std::string& name, std::string path) {
   ReportTarget t;
+  t.path = std::move(path);
+  if (report::is_readiness_name(name)) {
+    t.readiness = report::readiness_style(name, t.path);
+    return t;
+  }
   try {
     t.format = report::parse_format(name);
   } catch (const Error& e) {
+    std::string readiness;
+    for (const std::string& n : report::readiness_names())
+      readiness += ", " + n;
+    fail(ErrorKind::Usage, e.message() + readiness);
+  }
+  return t;
+}
+
+ReportTarget parse_target(const std::string& text) {
+  const std::size_t eq = text.find('=');
+  const std::string name = text.substr(0, eq);
+  std::string path = eq != std::string::npos ? text.substr(eq + 1) : std::string();
+  if (path == "-") path.clear();
+  ReportTarget t;
+  try {
+    t = target_of(name, path);
+  } catch (const Error& e) {
     fail(ErrorKind::Usage, "--report " + archfit::quoted(text) + ": " + e.message());
   }
-  if (eq != std::string::npos) t.path = text.substr(eq + 1);
-  if (t.path == "-") t.path.clear();
   if (eq != std::string::npos && t.path.empty() && text.size() == eq + 1) {
     fail(ErrorKind::Usage, "--report " + archfit::quoted(text) +
                                ": no file after '='; give FORMAT=PATH, or FORMAT alone for stdout");
@@ -32,10 +52,7 @@ ReportTarget parse_target(const std::string& text) {
 
 std::vector<ReportTarget> report_targets(const ReportRequest& request) {
   if (request.reports.empty()) {
-    ReportTarget t;
-    if (!request.format.empty()) t.format = report::parse_format(request.format);
-    t.path = request.output;
-    return {t};
+    return {target_of(request.format.empty() ? "text" : request.format, request.output)};
   }
   if (!request.format.empty() || !request.output.empty()) {
     fail(ErrorKind::Usage,
@@ -83,7 +100,8 @@ Reports::Reports(const ReportRequest& request, findings::Severity shown, Output&
       r->file = std::make_unique<StreamedWrite>(r->target.path, Durability::Kernel);
       stream = &r->file->out();
     }
-    r->writer = report::make_writer(r->target.format, *stream, options);
+    r->stream = stream;
+    if (!r->target.readiness) r->writer = report::make_writer(r->target.format, *stream, options);
     reports_.push_back(std::move(r));
   }
 }
@@ -93,36 +111,50 @@ Reports::~Reports() = default;
 run::RunSink Reports::sink() {
   run::RunSink sink;
   sink.finding = [this](const findings::Finding& f) {
-    for (const auto& r : reports_)
-      r->writer->add(f);
+    for (const auto& r : reports_) {
+      if (r->writer) r->writer->add(f);
+    }
   };
   const bool junit = std::any_of(reports_.begin(), reports_.end(), [](const auto& r) {
-    return r->target.format == report::Format::Junit;
+    return r->writer && r->target.format == report::Format::Junit;
   });
   if (junit) {
     sink.workload = [this](const report::WorkloadSeen& w) {
-      for (const auto& r : reports_)
-        r->writer->add_workload(w);
+      for (const auto& r : reports_) {
+        if (r->writer) r->writer->add_workload(w);
+      }
     };
   }
   return sink;
 }
 
-bool Reports::shows_diffs() const {
+bool Reports::wants_readiness() const {
   return std::any_of(reports_.begin(), reports_.end(),
-                     [](const auto& r) { return r->target.format == report::Format::Markdown; });
+                     [](const auto& r) { return r->target.readiness.has_value(); });
+}
+
+bool Reports::shows_diffs() const {
+  return std::any_of(reports_.begin(), reports_.end(), [](const auto& r) {
+    return r->writer && r->target.format == report::Format::Markdown;
+  });
 }
 
 void Reports::add_diff(std::string_view diff) {
-  for (const auto& r : reports_)
-    r->writer->add_diff(diff);
+  for (const auto& r : reports_) {
+    if (r->writer) r->writer->add_diff(diff);
+  }
 }
 
-void Reports::write(const report::Summary& summary) {
+void Reports::write(const report::Summary& summary, const report::Readiness* readiness) {
   // Files first: the output is often a pipe that a reader closes early.
   // Every file is complete before any is put in place: all of them, or none.
   for (const auto& r : reports_) {
-    r->writer->finish(summary);
+    if (r->writer) {
+      r->writer->finish(summary);
+    } else {
+      if (readiness == nullptr) fail(ErrorKind::Internal, "the readiness report was not counted");
+      report::write_readiness(*readiness, *r->target.readiness, *r->stream);
+    }
     if (r->file) r->file->finish();
   }
   for (const auto& r : reports_) {

@@ -137,6 +137,7 @@ Session::Session(Request request, std::ostream& err) : request_(std::move(reques
   resolver_ = make_resolver(loaded_, cache_.get(), request_.use_lock, log, network_);
   if (request_.read_inputs && request_.config_per_file) assign_configurations(config, stdin_dir);
   options_.progress = progress_options(flags.progress.value_or("auto"), err_);
+  features_.with_readiness = request_.readiness;
   options_.features = features_.list();
   options_.report_everything = request_.report_everything;
   options_.split = request_.split;
@@ -248,6 +249,7 @@ Outcome Session::run(const run::RunSink& sink) {
   outcome.run = run::run_pipeline(run_inputs(), settings(), request_.task, sink, options_);
   outcome.resolution = stats();
   if (request_.task != run::Task::Remove) outcome.checked_nothing = checked_nothing();
+  if (request_.readiness) outcome.readiness = features_.readiness.result();
   return outcome;
 }
 

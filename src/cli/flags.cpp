@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include <archfit/base/error.hpp>
+#include <archfit/report/readiness.hpp>
 #include <archfit/report/report.hpp>
 
 #include "cli/commands.hpp"
@@ -15,11 +16,17 @@
 namespace archfit::cli {
 
 void add_report_flags(CLI::App* cmd, app::ReportRequest& flags) {
+  std::vector<std::string> formats = report::format_names();
+  for (const std::string& n : report::readiness_names())
+    formats.push_back(n);
   std::string names;
-  for (const std::string& n : report::format_names())
+  for (const std::string& n : formats)
     names += (names.empty() ? "" : ", ") + n;
-  cmd->add_option("--format", flags.format, "Report format: " + names + " (default: text)")
-      ->check(CLI::IsMember(report::format_names()));
+  cmd->add_option("--format", flags.format,
+                  "Report format: " + names +
+                      " (default: text); readiness: what can run on each platform, and which "
+                      "images keep workloads off it (by the file's extension with -o)")
+      ->check(CLI::IsMember(formats));
   cmd->add_option("-o,--output", flags.output, "Write the report to FILE instead of stdout");
   cmd->add_option("--report", flags.reports,
                   "A report in FORMAT, to PATH or (without =PATH, or with =-) stdout; give it "

@@ -241,6 +241,7 @@ class Planner {
     const bool took = d.changed();
     const image::PlatformSet allowed =
         nodes_.allowed(field_of(d.view(), "nodeSelector"), field_of(d.view(), "affinity"));
+    plan_.allowed = allowed;
     const image::PlatformSet usable = allowed.intersect(S);
     if (usable.empty()) {
       std::string own = detail::describe_constraints(d.view(), nodes_);

@@ -130,6 +130,8 @@ using MarkdownText = Text<for_markdown>;
 using MarkdownOut = Out<for_markdown>;
 using XmlText = Text<xml_text>;
 using XmlOut = Out<xml_text>;
+using HtmlText = Text<for_html>;
+using HtmlOut = Out<for_html>;
 
 // One GitHub workflow command: `::name key=value,key=value::message`, its
 // property values and message each with their own escapes.

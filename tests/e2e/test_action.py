@@ -45,6 +45,11 @@ def sample_repository(path):
     subprocess.run(["git", "init", "-q", path], check=True)
 
 
+def md(text):
+    """Text as archfit's Markdown writes it: every ASCII punctuation character escaped."""
+    return re.sub(r"([!-/:-@\[-`{-~])", r"\\\1", text)
+
+
 def log(r):
     """What a run printed, for a failed assertion."""
     return r.stdout + "".join(r.stderr_of.values())
@@ -322,6 +327,9 @@ class ActionTest(unittest.TestCase):
         self.assertIn("notice", kinds)
         summary = open(r.summary).read()
         self.assertIn("## archfit: 2 errors", summary)
+        # What can run on each platform follows, from the same run.
+        self.assertIn("## archfit readiness", summary)
+        self.assertIn("| linux\\/arm64 | 2 of 4 (50%) |", summary)
         self.assertEqual(tree_bytes(self.workspace), before, "lint changed the repository")
         self.assertEqual(out["changed-files"], "")
 
@@ -553,7 +561,7 @@ class ActionTest(unittest.TestCase):
         self.assertEqual(result.outputs["lock-changed"], "true")
         self.assertEqual(self.lock_entries()[image]["platforms"], ["linux/386", "linux/amd64", "linux/arm64"])
         summary = open(r.summary).read()
-        self.assertIn(f"| {image} | moved | linux/386, linux/arm64 | none |", summary)
+        self.assertIn(f"| {md(image)} | moved | {md('linux/386, linux/arm64')} | none |", summary)
         # The patch replays the change on the lock as it was.
         replay = tempfile.mkdtemp(prefix="replay-")
         self.addCleanup(shutil.rmtree, replay, True)

@@ -25,6 +25,7 @@ read back by what reads it:
 usage: hostile.py ARCHFIT SARIF_MULTITOOL MARKDOWN_IT_DIR
 """
 
+import html.parser
 import json
 import os
 import re
@@ -216,6 +217,46 @@ def check_markdown(out):
             fail(f"markdown: {seen[kind]} {kind} from input: {where}")
 
 
+def check_readiness_json(out):
+    """The files that use the lock's amd64-only image are its blockers' files, as they are."""
+    report = json.loads(out)
+    files = set()
+    for p in report["platforms"]:
+        for b in p["blockers"]:
+            files.update(b["files"])
+    for name in NAMES:
+        try:
+            text = "m/" + name.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if text not in files:
+            fail(f"readiness-json: the file {text!r} is not among the blockers' files")
+
+
+class Elements(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, [k for k, _ in attrs]))
+
+
+# The elements the readiness page is made of: nothing from input adds one.
+HTML_TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "p", "span", "svg",
+             "text", "rect", "table", "tr", "th", "td", "section", "ul", "li"}
+
+
+def check_html(out):
+    parser = Elements()
+    parser.feed(out.decode("utf-8"))
+    for tag, attrs in parser.tags:
+        if tag not in HTML_TAGS:
+            fail(f"readiness-html: a <{tag}> element from input")
+        if any(a.startswith("on") or a in ("href", "src") for a in attrs):
+            fail(f"readiness-html: <{tag}> with {attrs}")
+
+
 def check_sarif(path):
     # As tests/reports/check.py reads the validator: its problems, one a line.
     r = subprocess.run([MULTITOOL, "validate", os.path.dirname(path), "--rule-kind", "Gh;Sarif",
@@ -241,13 +282,15 @@ def main():
     try:
         root = os.path.join(work, "repo")
         repository(root)
-        for fmt in ("text", "json", "sarif", "github", "junit", "markdown"):
+        for fmt in ("text", "json", "sarif", "github", "junit", "markdown", "readiness",
+                    "readiness-markdown", "readiness-json", "readiness-html"):
             r = run(["lint", "--offline", "--fail-on", "never", "--format", fmt, "--", "m"], root)
             if r.returncode not in (0, 1):
                 fail(f"lint --format {fmt} exited {r.returncode}: {r.stderr[-500:]!r}")
                 continue
             terminal_safe(f"lint --format {fmt}: stderr", r.stderr)
-            if fmt in ("text", "github", "markdown"):
+            if fmt in ("text", "github", "markdown", "readiness", "readiness-markdown",
+                       "readiness-html"):
                 terminal_safe(f"lint --format {fmt}", r.stdout)
             if fmt == "github":
                 check_github(r.stdout)
@@ -255,8 +298,12 @@ def main():
                 check_json(r.stdout)
             elif fmt == "junit":
                 ET.fromstring(r.stdout)
-            elif fmt == "markdown":
+            elif fmt in ("markdown", "readiness-markdown"):
                 check_markdown(r.stdout)
+            elif fmt == "readiness-json":
+                check_readiness_json(r.stdout)
+            elif fmt == "readiness-html":
+                check_html(r.stdout)
             elif fmt == "sarif":
                 os.makedirs(os.path.join(work, "sarif"))
                 path = os.path.join(work, "sarif", "report.sarif")

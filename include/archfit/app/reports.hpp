@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <archfit/app/output.hpp>
 #include <archfit/base/atomic_write.hpp>
 #include <archfit/base/spool.hpp>
+#include <archfit/report/readiness.hpp>
 #include <archfit/report/report.hpp>
 #include <archfit/run/run.hpp>
 
@@ -37,6 +39,9 @@ struct ReportRequest {
 struct ReportTarget {
   report::Format format = report::Format::Text;
   std::string path;
+  // The readiness report instead (`readiness`, `readiness-html`...), in
+  // this style; `format` is then not used.
+  std::optional<report::ReadinessStyle> readiness;
 };
 
 // The reports a request asks for, text on the output when none. Throws
@@ -54,20 +59,24 @@ class Reports {
 
   // Findings and workloads of a run, into every report.
   run::RunSink sink();
+  // A readiness report is asked for: the session must count it
+  // (Request::readiness) and hand it to write().
+  bool wants_readiness() const;
   // What `fix --diff` would print, for the reports that show it (markdown).
   bool shows_diffs() const;
   void add_diff(std::string_view diff);
 
   // Finishes the reports and writes them: atomically to their files, then
-  // to the output.
-  void write(const report::Summary& summary);
+  // to the output. `readiness` is the run's when wants_readiness().
+  void write(const report::Summary& summary, const report::Readiness* readiness = nullptr);
 
  private:
   struct Report {
     ReportTarget target;
-    std::unique_ptr<Spool> spool;         // for the output
-    std::unique_ptr<StreamedWrite> file;  // for a file
-    std::unique_ptr<report::Writer> writer;
+    std::unique_ptr<Spool> spool;            // for the output
+    std::unique_ptr<StreamedWrite> file;     // for a file
+    std::unique_ptr<report::Writer> writer;  // none for the readiness report
+    std::ostream* stream = nullptr;
   };
   std::vector<std::unique_ptr<Report>> reports_;
   Output& out_;

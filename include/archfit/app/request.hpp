@@ -60,6 +60,9 @@ struct Request {
   // fix may split a Deployment into one per node group; not where each
   // document must stay one (the items of a ResourceList).
   bool split = true;
+  // Count the readiness report (report/readiness.hpp) while the run goes:
+  // Outcome::readiness.
+  bool readiness = false;
 };
 
 }  // namespace archfit::app

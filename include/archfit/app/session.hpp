@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct Outcome {
   // commands that resolve them without a registry; "" when it checked
   // something (or removed, which needs no image).
   std::string checked_nothing;
+  // The readiness report, when the Request asked for it.
+  std::optional<report::Readiness> readiness;
 
   // The exit class every surface starts from: kUnresolved when images could
   // not be resolved and the run fails on them, or nothing was checked; else

@@ -47,6 +47,12 @@ struct TemplatePlan {
   bool gives_back = false;
   std::vector<findings::Finding> findings;
   image::PlatformSet platforms;  // S: where every image runs, within the cluster
+  // Where the pods' own constraints (nodeSelector, required node affinity)
+  // let them go, within the cluster, as archfit leaves them to decide
+  // (without the ones placement.respectExisting: false takes out); nullopt
+  // when the plan did not get that far (an image not known, a placement that
+  // cannot be read, no common platform).
+  std::optional<image::PlatformSet> allowed;
 
   // fix changes this template.
   bool changes_template() const { return !(desired == current); }

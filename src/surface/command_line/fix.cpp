@@ -63,6 +63,7 @@ app::ExitCode check_with_report(const FixRequest& o, app::Output& out, std::ostr
                        out);
   app::Request request = session_request(o);
   request.report_everything = true;
+  request.readiness = reports.wants_readiness();
   app::Session session(std::move(request), err);
   app::Outcome outcome = session.run(reports.sink());
   const run::RunResult& run = outcome.run;
@@ -81,7 +82,8 @@ app::ExitCode check_with_report(const FixRequest& o, app::Output& out, std::ostr
           unified_diff(file.original, file.edits, "a/" + file.input.name, "b/" + file.input.name));
     }
   }
-  reports.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
+  reports.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts},
+                outcome.readiness ? &*outcome.readiness : nullptr);
   if (run.unresolved_failure) {
     err << app::kUnresolvedFailure << '\n';
   } else if (!outcome.checked_nothing.empty()) {

@@ -21,13 +21,15 @@ app::ExitCode lint(const LintRequest& o, app::Output& out, std::ostream& err) {
   request.config_per_file = true;
   request.verbose = o.verbose;
   request.task = run::Task::Lint;
+  request.readiness = reports.wants_readiness();
   app::Session session(std::move(request), err);
   app::Outcome outcome = session.run(reports.sink());
   const run::RunResult& run = outcome.run;
   app::print_notices(err, run);
   app::print_resolved(err, outcome.resolution);
   if (o.verbose) app::print_resolution_summary(err, outcome.resolution);
-  reports.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts});
+  reports.write(report::Summary{run.files.size(), run.workloads, run.templates, run.counts},
+                outcome.readiness ? &*outcome.readiness : nullptr);
   if (run.unresolved_failure) {
     err << app::kUnresolvedFailure << '\n';
   } else if (!outcome.checked_nothing.empty()) {
