@@ -127,7 +127,7 @@ void readiness_html(const Readiness& r, std::ostream& stream) {
            "body{font-family:sans-serif;margin:2em;color:#1b1f24;background:#fff}\n"
            "table{border-collapse:collapse;margin:1em 0}th,td{border:1px solid #c8ccd0;"
            "padding:.3em .6em;text-align:left}td.workloads,td.replicas,td.runnable,"
-           "td.runnable-replicas{text-align:right}\n"
+           "td.runnable-replicas{text-align:right}td.image{word-break:break-all;max-width:34em}\n"
            ".chart text{font-size:13px;fill:#1b1f24}.chart rect.all{fill:#e3e6e8}"
            ".chart rect.ok{fill:#2da44e}.chart rect.block{fill:#cf222e}\n"
            "</style>\n</head>\n<body>\n<h1>archfit readiness</h1>\n<p><span id=\"workloads\">")
