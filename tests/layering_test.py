@@ -58,6 +58,8 @@ ALLOWED = {
                   "spread/model", "placement", "edit", "report", "run"},
     "spread": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
                "placement", "edit", "report", "run", "nodepools"},
+    "readiness": {"base", "yaml", "image", "findings", "manifest", "registry", "cache", "resolve",
+                  "spread/model", "nodepools/model", "placement", "edit", "report", "run"},
 }
 # The top floor: the session, the surfaces over it, and the command line.
 _ENGINE = set(ALLOWED) - {"registry/credentials", "registry/transport", "registry/protocol"}

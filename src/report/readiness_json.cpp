@@ -1,6 +1,6 @@
 // readiness, JSON: every platform's counts, every blocker with every file
 // that uses it, every pinned workload, and what rebuilding frees
-// (docs/reports.md, "readiness").
+// (docs/reports.md, "Readiness").
 #include "report/json_out.hpp"
 #include "report/readiness_writers.hpp"
 

@@ -1,4 +1,4 @@
-// The readiness report (docs/reports.md, "readiness"): for each platform of
+// The readiness report (docs/reports.md, "Readiness"): for each platform of
 // the cluster, how many workloads and replicas can run there, which images
 // keep the others off it (ranked by the workloads and replicas they block,
 // with the files that use them), the workloads whose own constraints keep
