@@ -31,7 +31,7 @@ ensure_apt_packages() {
 }
 
 # What building archfit needs.
-BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libyaml-dev rapidjson-dev libcli11-dev
+BUILD_PACKAGES=(g++ cmake ninja-build pkg-config libyaml-dev rapidjson-dev libcli11-dev libmimalloc-dev
   libcurl4-openssl-dev libssl-dev)
 
 # The shared corpus of real manifests: $ARCHFIT_CORPUS_DIR, else ../shared/corpus

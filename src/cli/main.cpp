@@ -12,7 +12,6 @@
 
 #include <archfit/base/error.hpp>
 
-#include "cli/allocator.hpp"
 #include "cli/commands.hpp"
 #include "cli/failure.hpp"
 #include "cli/flags.hpp"
@@ -20,7 +19,6 @@
 
 int main(int raw_argc, char** raw_argv) {
   using namespace archfit::cli;
-  grow_heap_in_large_steps();
   // Global options before the command go after it (flags.hpp).
   std::vector<std::string> arguments =
       hoist_global_options(std::vector<std::string>(raw_argv, raw_argv + raw_argc));

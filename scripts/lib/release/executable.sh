@@ -32,8 +32,8 @@ build_executable() {
   # link-time optimisation reach the parser.
   local libyaml=${prefix%/stage/usr/local}/build/libyaml
   # The heap: mimalloc, built from Debian's source (bench/JOURNAL.md,
-  # "mimalloc"); ARCHFIT_RELEASE_ALLOCATOR=cache builds the old one, to
-  # measure the two against each other.
+  # "mimalloc"); ARCHFIT_RELEASE_ALLOCATOR=malloc builds the C library's
+  # alone, to measure the two against each other.
   local allocator=${ARCHFIT_RELEASE_ALLOCATOR:-mimalloc} heap=()
   if [ "$allocator" = mimalloc ]; then
     heap=(-DARCHFIT_ALLOCATOR=mimalloc -DARCHFIT_MIMALLOC_PREFIX="$(build_mimalloc "$cache" "$arch")")

@@ -51,6 +51,16 @@ build_mimalloc() {
       DESTDIR=$root/stage cmake --install build
   ) >"$log" 2>&1 || { tail -n 40 "$log" >&2; die "building mimalloc for $arch failed (log: $log)"; }
   [ -f "$prefix/lib/mimalloc.o" ] || die "mimalloc for $arch installed no lib/mimalloc.o (log: $log)"
+  # Its operator new and delete made weak: archfit's own (src/cli/allocator.cpp)
+  # take their place, which throw std::bad_alloc where mimalloc's, built as C,
+  # abort.
+  local tools=""
+  [ "$triplet" = "$host" ] || tools=$triplet-
+  local weak=()
+  mapfile -t weak < <("${tools}nm" --defined-only "$prefix/lib/mimalloc.o" |
+    awk '$2 == "T" && $3 ~ /^_Z(nw|na|dl|da)/ { print "--weaken-symbol=" $3 }')
+  ((${#weak[@]})) || die "mimalloc for $arch defines no operator new to make weak (log: $log)"
+  "${tools}objcopy" "${weak[@]}" "$prefix/lib/mimalloc.o"
   touch "$root/.built"
   printf '%s\n' "$prefix"
 }

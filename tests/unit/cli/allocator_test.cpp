@@ -1,22 +1,37 @@
-// The program's operator new and delete: every block handed out holds what
-// was asked for and is nobody else's, whichever thread freed it before; a
-// freed small block is handed out again first when the cache is on.
+// The program's heap: mimalloc serves operator new and malloc alike (under
+// the sanitizers, theirs), and every block handed out holds what was asked
+// for and is nobody else's, whichever thread freed blocks before it and
+// however they were freed (with their size, as the compiler and the
+// containers free them, or without).
 #include "cli/allocator.hpp"
 
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <malloc.h>
 #include <memory>
+#include <new>
 #include <random>
 #include <thread>
-#include <unistd.h>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#if defined(ARCHFIT_ALLOCATOR_MIMALLOC)
+#include <mimalloc.h>
+#endif
+
 namespace archfit::cli {
 namespace {
+
+std::size_t usable_size(void* p) {
+#if defined(ARCHFIT_ALLOCATOR_MIMALLOC)
+  return mi_usable_size(p);
+#else
+  return malloc_usable_size(p);
+#endif
+}
 
 // A block of n bytes filled with its own tag, checked before it goes.
 struct Tagged {
@@ -27,7 +42,7 @@ struct Tagged {
 
 Tagged make_tagged(std::size_t size, unsigned char tag) {
   auto* bytes = static_cast<unsigned char*>(::operator new(size));
-  EXPECT_GE(malloc_usable_size(bytes), size);
+  EXPECT_GE(usable_size(bytes), size);
   std::memset(bytes, tag, size);
   return Tagged{bytes, size, tag};
 }
@@ -62,14 +77,26 @@ void churn(unsigned seed, const std::function<void(const Tagged&, std::mt19937&)
   }
 }
 
+TEST(Allocator, MimallocServesNewAndMallocAlike) {
+#if defined(__SANITIZE_ADDRESS__)
+  EXPECT_FALSE(mimalloc_heap());
+#endif
+  if (!mimalloc_heap()) return;
+#if defined(ARCHFIT_ALLOCATOR_MIMALLOC)
+  void* made = ::operator new(100);
+  void* allocated = std::malloc(100);
+  EXPECT_TRUE(mi_is_in_heap_region(made));
+  EXPECT_TRUE(mi_is_in_heap_region(allocated));
+  std::free(allocated);
+  ::operator delete(made, 100);
+#endif
+}
+
 TEST(Allocator, BlocksHoldTheirSizeAndAreNobodyElsesOnGeneratedWorkloads) {
   churn(28, [](const Tagged& t, std::mt19937&) { ::operator delete(t.bytes); });
 }
 
-// The same with every block freed as the compiler and the containers free
-// them, with the size it was asked for (some without, as a C++ library may):
-// a block goes back to its class by that size and serves any request of it.
-TEST(Allocator, BlocksFreedWithTheirSizeServeTheirClass) {
+TEST(Allocator, BlocksFreedWithTheirSizeOrWithoutAreNobodyElses) {
   churn(29, [](const Tagged& t, std::mt19937& rng) {
     if (rng() % 8 == 0) {
       ::operator delete(t.bytes);
@@ -77,18 +104,11 @@ TEST(Allocator, BlocksFreedWithTheirSizeServeTheirClass) {
       ::operator delete(t.bytes, t.size);
     }
   });
-  // 90 and 104 bytes are one class: the block of the one serves the other whole.
-  void* first = ::operator new(90);
-  ::operator delete(first, 90);
-  void* second = ::operator new(104);
-  EXPECT_GE(malloc_usable_size(second), 104u);
-  EXPECT_EQ(second == first, thread_cache_active());
-  ::operator delete(second, 104);
 }
 
-TEST(Allocator, BlocksFreedOnAnotherThreadServeThatThread) {
-  // Made here, freed and made again on a helper thread that then ends (and
-  // gives back what it kept), while this thread goes on making blocks.
+TEST(Allocator, BlocksFreedOnAnotherThreadAreNobodyElses) {
+  // Made here, freed and made again on a helper thread that then ends, while
+  // this thread goes on making blocks.
   std::vector<Tagged> made;
   for (std::size_t i = 0; i < 5000; ++i)
     made.push_back(make_tagged(i % 1100, static_cast<unsigned char>(i)));
@@ -116,51 +136,15 @@ TEST(Allocator, BlocksFreedOnAnotherThreadServeThatThread) {
   }
 }
 
-TEST(Allocator, AFreedSmallBlockIsHandedOutAgainWhenTheCacheIsOn) {
-  void* first = ::operator new(100);
-  ::operator delete(first);
-  void* second = ::operator new(100);
-  // The sanitizers hold a freed block back (to find it used after free).
-  EXPECT_EQ(second == first, thread_cache_active());
-  ::operator delete(second);
-  // Larger blocks are malloc's alone.
-  void* big = ::operator new (std::size_t{1} << 20);
-  std::memset(big, 1, std::size_t{1} << 20);
-  ::operator delete(big);
-}
-
-// A request too large for any memory is refused, even with small blocks
-// kept: its size must not wrap round to a small class. (Under the
+// A request too large for any memory is refused with bad_alloc. (Under the
 // sanitizers, operator new and its refusal are theirs.)
 TEST(Allocator, ARequestNearTheLargestSizeIsRefused) {
-  void* small = ::operator new(8);
-  ::operator delete(small);  // kept: class 2 is not empty
-  if (!thread_cache_active()) return;
+  if (!mimalloc_heap()) return;
   for (std::size_t n :
        {std::numeric_limits<std::size_t>::max(), std::numeric_limits<std::size_t>::max() - 10,
         std::numeric_limits<std::size_t>::max() - 30}) {
     EXPECT_THROW(static_cast<void>(::operator new(n)), std::bad_alloc) << n;
   }
-}
-
-// Once the heap grows, it grows by kHeapStep at least; under the sanitizers,
-// whose heap is not the break's, nothing changes.
-TEST(Allocator, TheHeapGrowsInLargeSteps) {
-  grow_heap_in_large_steps();
-  // Blocks below malloc's mmap threshold come from the heap, until what it
-  // has is used up and the break moves (the first move is measured).
-  constexpr std::size_t kBlock = 64 * 1024;
-  std::vector<void*> blocks;
-  const auto* start = static_cast<const char*>(::sbrk(0));
-  const char* now = start;
-  while (now == start && blocks.size() < 4096) {
-    blocks.push_back(std::malloc(kBlock));
-    now = static_cast<const char*>(::sbrk(0));
-  }
-  const auto moved = static_cast<std::size_t>(now - start);
-  for (void* b : blocks)
-    std::free(b);
-  EXPECT_EQ(moved >= kHeapStep, thread_cache_active()) << moved << " bytes";
 }
 
 }  // namespace
