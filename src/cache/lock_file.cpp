@@ -262,6 +262,18 @@ bool LockFile::remove(const std::string& canonical) {
   return entries_.erase(canonical) > 0;
 }
 
+void LockFile::remove_all_but(const std::set<std::string>& keep,
+                              const std::function<void(const std::string&, LockEntry)>& removed) {
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    if (keep.contains(it->first)) {
+      ++it;
+      continue;
+    }
+    removed(it->first, entry_of(it->second));
+    it = entries_.erase(it);
+  }
+}
+
 std::vector<std::string> LockFile::keys() const {
   std::vector<std::string> out;
   out.reserve(entries_.size());

@@ -102,6 +102,13 @@ def prepare(row, n, work):
     elif surface == "lock-set":
         args = ["lock", "--set", "registry.example.com/new/app:2.0=linux/amd64,linux/arm64",
                 "--lock", os.path.join(work, "archfit.lock")]
+    elif surface == "lock-prune":
+        # Every entry but the two the manifest uses goes, with no registry.
+        args = ["lock", "--prune", "--offline", "--", target]
+    elif surface == "lock-diff":
+        # --prune again, with the diff of what was written.
+        args = ["lock", "--prune", "--offline", "--diff", os.path.join(work, "lock.diff"), "--",
+                target]
     else:
         raise ValueError(surface)
     cwd = os.path.join(work, "app") if surface == "argocd" else work

@@ -145,6 +145,11 @@ def tolerations(n):
     return Shape([deployment("web", EVERYWHERE, spec_extra=tol)])
 
 
+def pinned(n):
+    spec = "      nodeSelector: {kubernetes.io/arch: amd64}\n"
+    return Shape([deployment(f"web-{i}", EVERYWHERE, spec_extra=spec) for i in range(n)])
+
+
 def containers(n):
     cs = "".join(f"      - {{name: c{i}, image: \"{EVERYWHERE if i % 2 else AMD64_ONLY}\"}}\n"
                  for i in range(n))

@@ -27,11 +27,12 @@ class Row:
         return f"{self.dimension}/{self.surface}"
 
 
-LINT_FORMATS = ["text", "json", "sarif", "github", "junit", "markdown"]
+LINT_FORMATS = ["text", "json", "sarif", "github", "junit", "markdown", "readiness-json",
+                "readiness-html"]
 
 # The surfaces (run.py turns a shape into each one's command and input).
 SURFACES = ["fix", "fix-diff"] + [f"lint-{f}" for f in LINT_FORMATS] + [
-    "post-render", "krm", "argocd", "images", "lock-set"]
+    "post-render", "krm", "argocd", "images", "lock-set", "lock-prune", "lock-diff"]
 
 ROWS = []
 
@@ -43,7 +44,7 @@ def row(dimension, surfaces, shape, n, what):
 
 
 # Documents of a stream, on every surface that reads one.
-row("documents", [s for s in SURFACES if s != "lock-set"], shapes.documents, 2500,
+row("documents", [s for s in SURFACES if not s.startswith("lock-")], shapes.documents, 2500,
     "Deployments in one stream")
 row("list-items", ["fix", "fix-diff", "lint-json", "post-render", "krm"], shapes.list_items, 2500,
     "Deployments as the items of one kind: List")
@@ -51,7 +52,7 @@ row("list-items-flow", ["fix", "lint-json", "post-render"], shapes.list_items_fl
     "Deployments as the items of one kind: List on one line")
 row("list-items-anchored", ["fix", "lint-json"], shapes.list_items_anchored, 1000,
     "Deployments as the items of one kind: List, with anchors of their own")
-row("files", ["fix", "lint-text", "lint-json", "images"], shapes.files, 500,
+row("files", ["fix", "lint-text", "lint-json", "images", "lint-readiness-json"], shapes.files, 500,
     "files of one Deployment each, in 50 x 400 directories")
 row("settings", ["fix", "lint-text"], shapes.settings, 150,
     "directories with their own .archfit.yaml and archfit.lock")
@@ -73,12 +74,17 @@ row("match-expressions", ["fix", "lint-json"], shapes.match_expressions, 800,
     "matchExpressions of one nodeSelectorTerm")
 row("tolerations", ["fix", "lint-json"], shapes.tolerations, 1000,
     "tolerations of one pod template")
-row("containers", ["fix", "lint-json"], shapes.containers, 1000,
+row("containers", ["fix", "lint-json", "lint-readiness-json"], shapes.containers, 1000,
     "containers of one pod template")
-row("images", ["lint-json", "images"], shapes.images, 1000,
+row("images", ["lint-json", "images", "lint-readiness-json", "lint-readiness-html"], shapes.images,
+    1000,
     "distinct images, each in the lock file")
-row("lock-entries", ["lint-json", "lock-set"], shapes.lock_entries, 20000,
+row("lock-entries", ["lint-json", "lock-set", "lock-prune", "lock-diff"], shapes.lock_entries,
+    20000,
     "entries of the lock file")
+# The readiness report: workloads their own constraints pin, each listed.
+row("pinned-workloads", ["lint-readiness-json", "lint-readiness-html"], shapes.pinned, 2500,
+    "workloads whose nodeSelector keeps them off a platform their images run on")
 row("findings", [f"lint-{f}" for f in LINT_FORMATS], shapes.findings, 1000,
     "findings on one document")
 row("name-length", ["fix", "lint-text", "lint-json", "lint-markdown"], shapes.name_length, 100000,

@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +45,10 @@ class LockFile {
   void set(const image::Reference& ref, LockEntry entry);
   // Takes out the entry of this canonical reference; false when there is none.
   bool remove(const std::string& canonical);
+  // Takes out every entry whose key is not in `keep`, in one pass (each in
+  // constant time), handing each to `removed` first.
+  void remove_all_but(const std::set<std::string>& keep,
+                      const std::function<void(const std::string&, LockEntry)>& removed);
   std::size_t size() const { return entries_.size(); }
   // Every entry's canonical reference, sorted.
   std::vector<std::string> keys() const;

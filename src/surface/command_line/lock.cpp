@@ -22,6 +22,8 @@
 #include <archfit/surface/command_line/lock.hpp>
 #include <archfit/surface/command_line/lock_changes.hpp>
 
+#include "surface/command_line/lock_diff.hpp"
+
 namespace archfit::surface::command_line {
 
 namespace {
@@ -241,32 +243,39 @@ app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
   std::vector<Scope> scopes = scopes_of(session, faults, err);
 
   std::vector<LockReport> reports;
-  std::string diff;  // of every lock written, for --diff
+  // The diff of every lock written (--diff), streamed to its file, which is
+  // written whatever happened (empty when no lock changed), so that a
+  // workflow reads one file in every case; put in place at the end.
+  std::unique_ptr<StreamedWrite> diff;
+  if (!o.diff.empty()) diff = std::make_unique<StreamedWrite>(o.diff, Durability::Kernel);
   std::size_t failed = 0;
   std::size_t kept_unused = 0;
   for (Scope& scope : scopes) {
     LockReport report;
     report.lock = shown_name(scope.lock);
     std::error_code ec;
-    cache::LockFile old;
-    if (std::filesystem::exists(scope.lock, ec)) old = cache::LockFile::load(scope.lock);
-    // The entries the scope's images find (as fix and lint look them up).
+    // The lock is changed in place: its memory is had once, whatever its size.
+    cache::LockFile lock;
+    if (std::filesystem::exists(scope.lock, ec)) lock = cache::LockFile::load(scope.lock);
+    // The entries the scope's images find (as fix and lint look them up), and
+    // those no manifest of the scope uses, found before anything changes.
     std::set<std::string> used_keys;
     for (const auto& [k, wants] : scope.wants) {
       for (const resolve::Want& want : wants) {
-        if (std::optional<std::string> key = old.key_of(want.ref)) used_keys.insert(*key);
+        if (std::optional<std::string> key = lock.key_of(want.ref)) used_keys.insert(*key);
       }
     }
-    cache::LockFile next = old;
+    std::vector<std::string> unused;
     if (o.prune) {
       // No registry: only what no manifest of the scope uses goes.
-      for (const std::string& key : old.keys()) {
-        if (used_keys.contains(key)) continue;
-        next.remove(key);
+      lock.remove_all_but(used_keys, [&report](const std::string& key, cache::LockEntry entry) {
         report.changes.push_back(
-            LockChange{LockChange::Kind::Removed, key, old.find(key), std::nullopt, {}});
-      }
+            LockChange{LockChange::Kind::Removed, key, std::move(entry), std::nullopt, {}});
+      });
     } else {
+      for (std::string& key : lock.keys()) {
+        if (!used_keys.contains(key)) unused.push_back(std::move(key));
+      }
       for (auto& [k, wants] : scope.wants) {
         resolve::Resolver& resolver = session.resolver(k);
         resolver.resolve_all(wants, session.progress());
@@ -281,16 +290,16 @@ app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
             continue;
           }
           cache::LockEntry now{r->digest, r->platforms};
-          std::optional<std::string> key = old.key_of(want.ref);
+          std::optional<std::string> key = lock.key_of(want.ref);
           if (!key) {
             std::vector<std::string> users = scope.used_by[want.ref.canonical()];
             report.changes.push_back(
                 LockChange{o.check ? LockChange::Kind::Missing : LockChange::Kind::Added,
                            want.ref.canonical(), std::nullopt, now, std::move(users)});
-            next.set(want.ref, std::move(now));
+            lock.set(want.ref, std::move(now));
             continue;
           }
-          cache::LockEntry before = *old.find(*key);
+          cache::LockEntry before = *lock.find(*key);
           const bool moved =
               !before.digest.empty() && before.digest != now.digest && !want.ref.has_digest();
           if (!moved && before.platforms == now.platforms) continue;  // its bytes stay
@@ -300,40 +309,42 @@ app::ExitCode lock(const LockRequest& o, app::Output& out, std::ostream& err) {
                          before,
                          now,
                          {}});
-          next.set(want.ref, std::move(now));
+          lock.set(want.ref, std::move(now));
         }
       }
-      for (const std::string& key : old.keys()) {
-        if (used_keys.contains(key)) continue;
+      for (const std::string& key : unused) {
         if (o.check) {
           report.changes.push_back(
-              LockChange{LockChange::Kind::Unused, key, old.find(key), std::nullopt, {}});
+              LockChange{LockChange::Kind::Unused, key, lock.find(key), std::nullopt, {}});
         } else {
           ++kept_unused;
         }
       }
     }
+    std::vector<std::string>().swap(unused);  // its memory back before the diff is made
     // A lock is written when it changed, and when there was none: a first
     // `archfit lock` leaves a lock behind even if it holds no entry yet.
     const bool existed = std::filesystem::is_regular_file(scope.lock, ec);
     if (failed == 0 && !o.check && (!report.changes.empty() || !existed)) {
-      // The diff is of the bytes as they were: read before they are replaced.
+      // The diff is of the bytes as they were: read before they are
+      // replaced, once the lock's own memory is given back.
+      const std::string after = diff ? text_of(lock) : std::string();
       std::string before;
-      if (!o.diff.empty() && existed)
-        before = read_file(scope.lock, ReadLimit{kMaxLockBytes, "a lock file"});
-      report.written = write_lock(scope.lock, next, o.quiet, "", err);
-      if (report.written && !o.diff.empty()) {
-        const std::string name = shown_name(scope.lock);
-        diff +=
-            unified_diff(before, text_of(next), existed ? "a/" + name : "/dev/null", "b/" + name);
+      if (diff && existed) before = read_file(scope.lock, ReadLimit{kMaxLockBytes, "a lock file"});
+      report.written = write_lock(scope.lock, lock, o.quiet, "", err);
+      lock = cache::LockFile();
+      if (report.written && diff) {
+        std::ostream& to = diff->out();
+        write_lock_diff(before, existed, after, shown_name(scope.lock),
+                        [&to](std::string_view part) {
+                          to.write(part.data(), static_cast<std::streamsize>(part.size()));
+                        });
       }
     }
     reports.push_back(std::move(report));
   }
   write_lock_reports(reports, o.format, out);
-  // The diff file is written whatever happened (empty when no lock changed),
-  // so that a workflow reads one file in every case.
-  if (!o.diff.empty()) write_atomically(o.diff, diff);
+  if (diff) diff->commit();
   if (failed > 0) {
     err << "archfit: " << failed << " images could not be resolved"
         << (o.check ? "; the locks were not checked against them\n" : "; no lock was written\n");

@@ -58,15 +58,21 @@ std::string words(const LockChange& c) {
   return "";
 }
 
+// A piece at a time: a report of many changes is never held whole.
 void write_text(const std::vector<LockReport>& reports, app::Output& out) {
   std::string text;
   for (const LockReport& r : reports) {
+    const std::string lock = for_terminal(Untrusted(r.lock.string()));
     for (const LockChange& c : r.changes) {
-      text += for_terminal(Untrusted(r.lock.string())) + ": " + for_terminal(Untrusted(c.image)) +
-              ": " + for_terminal(Untrusted(words(c))) + "\n";
+      text += lock + ": " + for_terminal(Untrusted(c.image)) + ": " +
+              for_terminal(Untrusted(words(c))) + "\n";
+      if (text.size() >= 64 * 1024) {
+        out.write(text);
+        text.clear();
+      }
     }
   }
-  out.write(text);
+  if (!text.empty()) out.write(text);
 }
 
 template <class Writer>
