@@ -8,6 +8,7 @@ const Tree::KeyIndexes::Written& Tree::KeyIndexes::written(NodeRef mapping) {
   if (slot) return *slot;
   auto index = std::make_unique<Written>();
   auto key_at = [&mapping](std::uint32_t i) { return mapping.key(i).resolved().scalar(); };
+  index->keys.reserve(mapping.size());
   for (std::size_t i = 0; i < mapping.size(); ++i) {
     NodeRef k = mapping.key(i).resolved();
     if (!k.is_scalar()) continue;
@@ -36,6 +37,7 @@ const Tree::KeyIndexes::AsData& Tree::KeyIndexes::as_data(NodeRef mapping,
   }
   const std::vector<std::string_view>& text = index->text;
   auto key_at = [&text](std::uint32_t i) { return text[i]; };
+  index->keys.reserve(text.size());
   for (std::size_t i = 0; i < text.size(); ++i)
     index->keys.put(text[i], static_cast<std::uint32_t>(i), key_at);
   slot = std::move(index);

@@ -52,6 +52,16 @@ class KeyIndex {
     return npos;
   }
 
+  // Room for `count` keys at once, so that putting them hashes none twice
+  // (a large mapping's index is made in one step). Only while empty.
+  void reserve(std::size_t count) {
+    if (size_ != 0) return;
+    std::size_t slots = 16;
+    while (slots < 2 * count)
+      slots *= 2;
+    if (slots > slots_.size()) slots_.assign(slots, Slot{});
+  }
+
   // Records `key` at `position`. A key recorded before keeps the later of
   // the two positions (as a mapping read twice keeps its last entry); the
   // other is returned, or npos when the key is new.
