@@ -14,6 +14,7 @@
 #include <archfit/placement/plan.hpp>
 #include <archfit/run/document_edits.hpp>
 #include <archfit/yaml/parse.hpp>
+#include <archfit/yaml/path.hpp>
 #include <archfit/yaml/stream.hpp>
 
 #include "fuzz.hpp"
@@ -51,7 +52,7 @@ placement::ImageAnswer answer(const image::Reference& ref) {
 // template it changed.
 std::string edited(const std::string& text, placement::Action action,
                    std::vector<yaml::Value>* wanted_views = nullptr,
-                   std::vector<std::string>* paths = nullptr) {
+                   std::vector<yaml::Path>* paths = nullptr) {
   yaml::Tree tree;
   try {
     tree = yaml::parse_document(text);
@@ -68,7 +69,7 @@ std::string edited(const std::string& text, placement::Action action,
       run::PlannedTemplate& p = planned.emplace_back();
       p.plan = placement::plan_template(where, config(), answer, action);
       p.where = where;
-      p.path = w.path.empty() ? t.path : t.path.empty() ? w.path : w.path + "." + t.path;
+      p.path = w.path + t.path;
       p.index = index++;
     }
   }
@@ -94,7 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     yaml::check_encoding(text);
     if (yaml::split_stream(text).size() > 1) return;  // one document at a time
     std::vector<yaml::Value> wanted;
-    std::vector<std::string> paths;
+    std::vector<yaml::Path> paths;
     std::string fixed = edited(text, placement::Action::Fix, &wanted, &paths);
     if (fixed != text) {
       // The parser alone, as a reader of the file would: the input's data,
@@ -112,7 +113,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
       yaml::Value data = yaml::to_value(after.root());
       for (std::size_t k = 0; k < wanted.size(); ++k) {
-        const yaml::Value* at = testing::at_path(data, paths[k]);
+        const yaml::Value* at = yaml::lookup(data, paths[k]);
         if (at == nullptr) fuzz::bug("an edited template is not where its path says");
         for (const char* field : {"affinity", "nodeSelector", "tolerations"}) {
           const yaml::Value* want = wanted[k].find("spec")->find(field);
@@ -124,7 +125,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                                       : got != nullptr && *got == *want;
           if (!same) {
             std::fprintf(stderr, "--- input\n%s\n--- fixed\n%s\n--- field %s of %s\n", text.c_str(),
-                         fixed.c_str(), field, paths[k].c_str());
+                         fixed.c_str(), field, yaml::field_text(paths[k]).c_str());
             fuzz::bug("a placement field of an edited template is not what its plan wanted");
           }
         }

@@ -9,12 +9,13 @@
 #include <archfit/cache/lock_file.hpp>
 #include <archfit/placement/config.hpp>
 #include <archfit/resolve/resolver.hpp>
-#include <archfit/run/resource_list.hpp>
+#include <archfit/run/run.hpp>
+#include <archfit/surface/krm/resource_list.hpp>
 #include <archfit/run/run.hpp>
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
-#include "cli/features.hpp"
+#include <archfit/app/features.hpp>
 #include "fuzz.hpp"
 
 namespace {
@@ -43,13 +44,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string text(fuzz::text_of(data, size));
   fuzz::expect_clean([&] {
     yaml::check_encoding(text);
-    std::optional<run::ResourceListItems> items = run::ResourceListItems::scan(text);
+    std::optional<surface::krm::ResourceListItems> items = surface::krm::ResourceListItems::scan(text);
     yaml::Tree tree;
     if (!items) {
       tree = yaml::parse_document(text);
       yaml::NodeRef root = tree.root().resolved();
       if (!root.is_mapping()) return;
-      items = run::ResourceListItems::split(text, root.get("items"));
+      items = surface::krm::ResourceListItems::split(text, root.get("items"));
       if (!items) return;
     }
     if (items->join(text, Splices()) != text)
@@ -59,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     offline.offline = true;
     resolve::Resolver resolver(resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
                                "archfit.lock", offline);
-    cli::Features features;
+    app::Features features;
     run::RunOptions options;
     options.features = features.list();
     options.split = false;  // an item stays one item

@@ -19,7 +19,7 @@
 #include <archfit/yaml/parse.hpp>
 #include <archfit/yaml/stream.hpp>
 
-#include "cli/features.hpp"
+#include <archfit/app/features.hpp>
 #include "fuzz.hpp"
 
 namespace {
@@ -52,7 +52,7 @@ std::string run_task(const std::string& text, const placement::Config& config, r
   offline.offline = true;
   resolve::Resolver resolver(resolve::Settings(), cache::LockFile::parse(kLock, "archfit.lock"),
                              "archfit.lock", offline);
-  cli::Features features;
+  app::Features features;
   run::RunOptions options;
   options.features = features.list();
   run::RunResult r = run::run_pipeline({run::Input::in_memory("fuzz.yaml", text)}, config, resolver,
