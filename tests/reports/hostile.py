@@ -185,16 +185,20 @@ def check_github(out):
             fail(f"github: file property {f!r} is no file's name as shown")
 
 
-def check_json(out):
-    report = json.loads(out)
-    files = {f["file"] for f in report["findings"]}
+def expect_every_name_among(files, sink, what):
+    """Every hostile file name that is text comes back among FILES as it was."""
     for name in NAMES:
         try:
             text = "m/" + name.decode("utf-8")
         except UnicodeDecodeError:
             continue
         if text not in files:
-            fail(f"json: the file {text!r} is not among the findings' files")
+            fail(f"{sink}: the file {text!r} is not among {what}")
+
+
+def check_json(out):
+    report = json.loads(out)
+    expect_every_name_among({f["file"] for f in report["findings"]}, "json", "the findings' files")
     names = {f["resource"]["name"] for f in report["findings"]}
     for v in VALUES:
         if v not in names:
@@ -224,13 +228,7 @@ def check_readiness_json(out):
     for p in report["platforms"]:
         for b in p["blockers"]:
             files.update(b["files"])
-    for name in NAMES:
-        try:
-            text = "m/" + name.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if text not in files:
-            fail(f"readiness-json: the file {text!r} is not among the blockers' files")
+    expect_every_name_among(files, "readiness-json", "the blockers' files")
 
 
 class Elements(html.parser.HTMLParser):
