@@ -15,14 +15,39 @@ as_root() {
   fi
 }
 
+# install_locked COMMAND...: runs COMMAND (in a subshell) holding one lock per
+# machine, so that tests run side by side (ctest -j) install one at a time;
+# COMMAND checks again, inside the lock, what is missing. Reentrant.
+install_locked() {
+  if [ -n "${ARCHFIT_INSTALL_LOCKED:-}" ]; then
+    "$@"
+    return
+  fi
+  (
+    exec 9>>"${TMPDIR:-/tmp}/archfit-install.lock"
+    flock 9
+    ARCHFIT_INSTALL_LOCKED=1 "$@"
+  )
+}
+
+# missing_apt_packages PACKAGE...: prints those not installed.
+missing_apt_packages() {
+  local pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || echo "$pkg"
+  done
+}
+
 # Installs the Debian packages that are not installed yet; runs apt-get update
 # once, and only when something is missing.
 ensure_apt_packages() {
-  local missing=()
-  local pkg
-  for pkg in "$@"; do
-    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-  done
+  [ -n "$(missing_apt_packages "$@")" ] || return 0
+  install_locked apt_install "$@"
+}
+
+apt_install() {
+  local missing
+  mapfile -t missing < <(missing_apt_packages "$@")
   [ ${#missing[@]} -eq 0 ] && return 0
   log "installing ${missing[*]}"
   as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq

