@@ -312,6 +312,25 @@ class Install(unittest.TestCase):
             self.assertIn("is not the name of a release file", run.stderr)
             self.assertNothingInstalled(run)
 
+    def test_several_files_follow_one_file_option(self):
+        names = [f"archfit-{self.version}-helm3.tgz", f"archfit-{self.version}.tgz", "archfit.krew.yaml"]
+        sums = ""
+        for n, name in enumerate(names):
+            data = f"release file {n}\n".encode() * 100
+            with open(os.path.join(self.release.dir, name), "wb") as f:
+                f.write(data)
+            sums += f"{hashlib.sha256(data).hexdigest()}  {name}\n"
+        self.release.write_sums(sums)
+        run = self.install("--file", *names[:2], "--file", names[2])
+        self.assertEqual(run.returncode, 0, run)
+        self.assertEqual(sorted(os.listdir(self.target)), sorted(names))
+        for name in names:
+            os.unlink(os.path.join(self.target, name))
+        run = self.install("--file")
+        self.assertEqual(run.returncode, 1, run)
+        self.assertIn("--file needs a release file's name", run.stderr)
+        self.assertNothingInstalled(run)
+
     # The installer is one file: what the release publishes as install.sh.
 
     def test_the_installer_alone_takes_a_mirror_root_and_either_spelling_of_the_version(self):

@@ -71,6 +71,11 @@ def serve(root):
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
+def stop(server):
+    server.shutdown()
+    server.server_close()
+
+
 def run(args, **kwargs):
     kwargs.setdefault("capture_output", True)
     kwargs.setdefault("text", True)
@@ -124,7 +129,7 @@ class FromRelease(unittest.TestCase):
 
     @classmethod
     def tearDownClass(cls):
-        cls.server.shutdown()
+        stop(cls.server)
         shutil.rmtree(cls.tmp, ignore_errors=True)
         print("\nseconds from the release files to a working archfit:", file=sys.stderr)
         for path, seconds in sorted(SECONDS.items()):
@@ -150,7 +155,7 @@ class FromRelease(unittest.TestCase):
         """A mirror where `name` was changed and SHA256SUMS re-signed by nobody's key."""
         root = tempfile.mkdtemp(dir=self.tmp)
         server, url = serve(mirror_of(root, tamper=name))
-        self.addCleanup(server.shutdown)
+        self.addCleanup(stop, server)
         return url
 
     # -- the paths ----------------------------------------------------------------------------
@@ -297,7 +302,7 @@ class FromRelease(unittest.TestCase):
         cpu = {"amd64": "x64", "arm64": "arm64"}
         names = [f"archfit-cli-{VERSION}.tgz"] + [f"archfit-linux-{cpu[a]}-{VERSION}.tgz" for a in cpu]
         target = os.path.join(self.tmp, "npm-download")
-        got = self.install(["--file", *names], target)
+        got = self.install([arg for name in names for arg in ("--file", name)], target)
         self.assertEqual(got.returncode, 0, got)
         with NpmRegistry(VERDACCIO) as registry:
             registry.publish([os.path.join(target, n) for n in names], tag="latest")
